@@ -1,0 +1,125 @@
+//! Parameter shaping before blending (REFERENCE §2.7): SmoothDamp smoothing once per logic
+//! frame, the dead zone, and the optional piecewise-linear curve.
+
+use crate::compile::Parameter;
+
+/// One actor's state of one parameter: what was set, and the smoothed value with its
+/// SmoothDamp velocity.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ParamState {
+    pub raw: f64,
+    pub smoothed: f64,
+    pub velocity: f64,
+}
+
+impl ParamState {
+    /// A parameter at its default, at rest.
+    pub fn at_default(param: &Parameter) -> Self {
+        ParamState { raw: param.default, smoothed: param.default, velocity: 0.0 }
+    }
+
+    /// One logic frame of smoothing toward `raw` (no smoothing when `smooth_time` is 0).
+    pub fn smooth(&mut self, param: &Parameter, dt: f64) {
+        if param.smooth_time > 0.0 {
+            let (value, velocity) =
+                smooth_damp(self.smoothed, self.raw, self.velocity, param.smooth_time, param.max_speed, dt);
+            self.smoothed = value;
+            self.velocity = velocity;
+        } else {
+            self.smoothed = self.raw;
+            self.velocity = 0.0;
+        }
+    }
+
+    /// The value a tree blends with: the smoothed value through the dead zone, then the curve.
+    pub fn blend_input(&self, param: &Parameter) -> f64 {
+        apply_curve(&param.curve, dead_zone(self.smoothed, param.dead_zone))
+    }
+}
+
+/// Unity's `Mathf.SmoothDamp`, returning `(value, velocity)`:
+/// `st = max(1e-4, smooth_time); ω = 2/st; x = ω·dt; e = 1/(1 + x + 0.48x² + 0.235x³);
+/// change = clamp(cur − target, ±max_speed·st); temp = (vel + ω·change)·dt;
+/// vel' = (vel − ω·temp)·e; out = (cur − change) + (change + temp)·e`, and no overshoot:
+/// if `(target − cur > 0) == (out > target)` then `out = target, vel' = 0`.
+pub fn smooth_damp(current: f64, target: f64, velocity: f64, smooth_time: f64, max_speed: f64, dt: f64) -> (f64, f64) {
+    let smooth_time = smooth_time.max(1e-4);
+    let omega = 2.0 / smooth_time;
+    let x = omega * dt;
+    let exp = 1.0 / (1.0 + x + 0.48 * x * x + 0.235 * x * x * x);
+    let max_change = max_speed * smooth_time;
+    let change = (current - target).clamp(-max_change, max_change);
+    let clamped_target = current - change;
+    let temp = (velocity + omega * change) * dt;
+    let mut velocity = (velocity - omega * temp) * exp;
+    let mut output = clamped_target + (change + temp) * exp;
+    if (target - current > 0.0) == (output > target) {
+        output = target;
+        velocity = 0.0;
+    }
+    (output, velocity)
+}
+
+/// `|x| < zone` reads as 0; other values pass unchanged.
+pub fn dead_zone(x: f64, zone: f64) -> f64 {
+    if x.abs() < zone { 0.0 } else { x }
+}
+
+/// Piecewise-linear remap through `points` (strictly increasing inputs), clamped to the first
+/// and last outputs outside the range; the identity when there are no points.
+pub fn apply_curve(points: &[(f64, f64)], x: f64) -> f64 {
+    let (Some(first), Some(last)) = (points.first(), points.last()) else { return x };
+    if x <= first.0 {
+        return first.1;
+    }
+    if x >= last.0 {
+        return last.1;
+    }
+    let i = points.partition_point(|p| p.0 <= x);
+    let (x0, y0) = points[i - 1];
+    let (x1, y1) = points[i];
+    y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smooth_damp_matches_the_reference_numbers() {
+        // REFERENCE §2.7: 0 → 10, smooth_time 0.3, dt 0.1.
+        let (mut value, mut velocity) = (0.0, 0.0);
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            (value, velocity) = smooth_damp(value, 10.0, velocity, 0.3, f64::INFINITY, 0.1);
+            seen.push(value);
+            if seen.len() == 1 {
+                assert!((velocity - 22.796353).abs() < 1e-6, "{velocity}");
+            }
+        }
+        for (got, want) in seen.iter().zip([1.451368, 3.861355, 5.951773, 7.462167]) {
+            assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn smooth_damp_respects_max_speed_and_never_overshoots() {
+        let (value, _) = smooth_damp(0.0, 10.0, 0.0, 0.3, 1.0, 0.1);
+        assert!(value < 0.3, "{value}");
+        let (value, velocity) = smooth_damp(9.999, 10.0, 50.0, 0.3, f64::INFINITY, 0.1);
+        assert_eq!((value, velocity), (10.0, 0.0));
+    }
+
+    #[test]
+    fn dead_zone_and_curve() {
+        assert_eq!(dead_zone(0.04, 0.05), 0.0);
+        assert_eq!(dead_zone(-0.04, 0.05), 0.0);
+        assert_eq!(dead_zone(0.05, 0.05), 0.05);
+        let curve = [(0.0, 0.0), (0.5, 0.8), (1.0, 1.0)];
+        assert_eq!(apply_curve(&curve, -1.0), 0.0);
+        assert!((apply_curve(&curve, 0.25) - 0.4).abs() < 1e-12);
+        assert!((apply_curve(&curve, 0.75) - 0.9).abs() < 1e-12);
+        assert_eq!(apply_curve(&curve, 2.0), 1.0);
+        assert_eq!(apply_curve(&[], 0.3), 0.3);
+    }
+}

@@ -1,0 +1,256 @@
+//! The logic-frame clock. The session never advances by "some seconds": it runs whole logic
+//! frames at a fixed rate, and this module decides which ones. Frame `f` has time
+//! `Ticks::of_frame(f, rate)`; frame 0 is the starting state at time 0, and each logic frame
+//! `f ≥ 1` moves the world from `t_{f−1}` to `t_f`.
+
+use std::ops::RangeInclusive;
+
+use crate::time::{Ticks, TimeError};
+
+/// Default logic rate in Hz.
+pub const DEFAULT_RATE: u32 = 60;
+/// How far below a frame time the requested time may fall and still count as reaching it:
+/// 1 ns. Each `step(dt)` rounds `dt` to whole ticks, so three steps of 1/30 s add up to one
+/// tick short of frame 3; snapping up to the frame time keeps "n steps of 1/rate run exactly
+/// n frames" true and stops rounding error from accumulating.
+pub const SNAP: Ticks = Ticks(1_000);
+/// Default largest number of frames one `step` may run.
+pub const DEFAULT_CATCH_UP_BUDGET: u64 = 100_000;
+
+/// Why the clock refused a request. The clock is unchanged after any of these.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ClockError {
+    #[error("step takes a duration in seconds ≥ 0, got {0} (time never runs backwards)")]
+    NegativeStep(f64),
+    #[error("step duration: {0}")]
+    BadStep(TimeError),
+    #[error(
+        "this step would run {frames} logic frames, over the catch-up budget of {budget}; \
+         step in smaller pieces or raise the budget with bl.catch_up_budget(n)"
+    )]
+    OverBudget { frames: u64, budget: u64 },
+    #[error("rate must be a whole number of Hz from 1 to 100000, got {0}")]
+    BadRate(f64),
+    #[error("the rate can only change before the first logic frame (now at frame {0})")]
+    RateAfterStart(i64),
+    #[error("speed must be finite and ≥ 0, got {0}")]
+    BadSpeed(f64),
+    #[error("the catch-up budget must be a whole number ≥ 1, got {0}")]
+    BadBudget(f64),
+}
+
+/// Fixed-rate clock with catch-up, speed and pause.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    rate: u32,
+    speed: f64,
+    paused: bool,
+    /// Time the caller has asked for so far (scaled by speed); frames run up to here.
+    elapsed: Ticks,
+    /// The last logic frame that ran (0 = the starting state).
+    frame: i64,
+    catch_up_budget: u64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock {
+            rate: DEFAULT_RATE,
+            speed: 1.0,
+            paused: false,
+            elapsed: Ticks::ZERO,
+            frame: 0,
+            catch_up_budget: DEFAULT_CATCH_UP_BUDGET,
+        }
+    }
+}
+
+impl Clock {
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+    pub fn frame(&self) -> i64 {
+        self.frame
+    }
+    /// Time of the last logic frame that ran.
+    pub fn time(&self) -> Ticks {
+        Ticks::of_frame(self.frame, self.rate)
+    }
+    /// Seconds of one logic frame, `1 / rate`.
+    pub fn frame_seconds(&self) -> f64 {
+        1.0 / self.rate as f64
+    }
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+    pub fn catch_up_budget(&self) -> u64 {
+        self.catch_up_budget
+    }
+
+    /// Sets the rate; allowed only before the first logic frame, since frame times are
+    /// computed from the index and a later change would move time.
+    pub fn set_rate(&mut self, hz: f64) -> Result<(), ClockError> {
+        if !(hz.fract() == 0.0 && (1.0..=100_000.0).contains(&hz)) {
+            return Err(ClockError::BadRate(hz));
+        }
+        if self.frame != 0 || self.elapsed != Ticks::ZERO {
+            return Err(ClockError::RateAfterStart(self.frame));
+        }
+        self.rate = hz as u32;
+        Ok(())
+    }
+
+    pub fn set_speed(&mut self, speed: f64) -> Result<(), ClockError> {
+        if !speed.is_finite() || speed < 0.0 {
+            return Err(ClockError::BadSpeed(speed));
+        }
+        self.speed = speed;
+        Ok(())
+    }
+
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    pub fn set_catch_up_budget(&mut self, budget: f64) -> Result<(), ClockError> {
+        if !(budget.fract() == 0.0 && budget >= 1.0 && budget <= u64::MAX as f64) {
+            return Err(ClockError::BadBudget(budget));
+        }
+        self.catch_up_budget = budget as u64;
+        Ok(())
+    }
+
+    /// Plans `step(dt)`: `elapsed += ticks(dt * speed)` (nothing while paused; snapped up to
+    /// a frame time within [`SNAP`] below it), then every
+    /// frame `f` not yet run with `t_f ≤ elapsed`, in order — catch-up never skips a frame.
+    /// Refuses, changing nothing, when `dt` is negative, not finite or too large, or when the
+    /// frames would exceed the catch-up budget. Run the returned frames with [`Clock::enter`].
+    pub fn plan_step(&mut self, dt: f64) -> Result<RangeInclusive<i64>, ClockError> {
+        if dt < 0.0 {
+            return Err(ClockError::NegativeStep(dt));
+        }
+        let scaled = if self.paused { 0.0 } else { dt * self.speed };
+        let delta = Ticks::from_secs(scaled).map_err(ClockError::BadStep)?;
+        let mut elapsed = self.elapsed + delta;
+        let next = Ticks::of_frame(elapsed.last_frame_at(self.rate) + 1, self.rate);
+        if next - elapsed <= SNAP {
+            elapsed = next;
+        }
+        if elapsed > Ticks::MAX {
+            return Err(ClockError::BadStep(TimeError::OutOfRange(elapsed.secs())));
+        }
+        let last = elapsed.last_frame_at(self.rate).max(self.frame);
+        self.check_budget((last - self.frame) as u64)?;
+        self.elapsed = elapsed;
+        Ok(self.frame + 1..=last)
+    }
+
+    /// Plans `frames(n)`: exactly the next `n` frames. Refused over the catch-up budget.
+    pub fn plan_frames(&mut self, n: u64) -> Result<RangeInclusive<i64>, ClockError> {
+        self.check_budget(n)?;
+        let last = self.frame + n as i64;
+        if Ticks::of_frame(last, self.rate) > Ticks::MAX {
+            return Err(ClockError::BadStep(TimeError::OutOfRange(Ticks::of_frame(last, self.rate).secs())));
+        }
+        Ok(self.frame + 1..=last)
+    }
+
+    fn check_budget(&self, frames: u64) -> Result<(), ClockError> {
+        if frames > self.catch_up_budget {
+            return Err(ClockError::OverBudget { frames, budget: self.catch_up_budget });
+        }
+        Ok(())
+    }
+
+    /// Marks `frame` as the frame now running; `elapsed` never falls behind it.
+    pub fn enter(&mut self, frame: i64) {
+        debug_assert_eq!(frame, self.frame + 1, "frames run in order");
+        self.frame = frame;
+        self.elapsed = self.elapsed.max(self.time());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(clock: &mut Clock, frames: RangeInclusive<i64>) -> usize {
+        let count = frames.clone().count();
+        for f in frames {
+            clock.enter(f);
+        }
+        count
+    }
+
+    #[test]
+    fn four_thirtieths_at_30_hz_run_four_frames() {
+        let mut clock = Clock::default();
+        clock.set_rate(30.0).unwrap();
+        let frames = clock.plan_step(4.0 / 30.0).unwrap();
+        assert_eq!(frames, 1..=4);
+    }
+
+    #[test]
+    fn a_huge_step_is_refused_before_any_work() {
+        let mut clock = Clock::default();
+        let before = clock.clone();
+        let err = clock.plan_step(1e5).unwrap_err();
+        assert_eq!(err, ClockError::OverBudget { frames: 6_000_000, budget: 100_000 });
+        assert_eq!(clock.elapsed, before.elapsed);
+        assert_eq!(clock.frame, before.frame);
+    }
+
+    #[test]
+    fn bad_steps_change_nothing() {
+        let mut clock = Clock::default();
+        for dt in [-1.0, f64::NAN, f64::INFINITY, 1e12] {
+            assert!(clock.plan_step(dt).is_err(), "{dt}");
+        }
+        assert_eq!(clock.elapsed, Ticks::ZERO);
+    }
+
+    #[test]
+    fn partial_steps_accumulate_in_ticks() {
+        let mut clock = Clock::default();
+        let frames = clock.plan_step(0.5 / 60.0).unwrap();
+        assert_eq!(run(&mut clock, frames), 0);
+        let frames = clock.plan_step(0.5 / 60.0).unwrap();
+        assert_eq!(run(&mut clock, frames), 1);
+    }
+
+    #[test]
+    fn steps_of_one_frame_run_one_frame_each_despite_tick_rounding() {
+        for rate in [24.0, 30.0, 60.0, 64.0, 120.0, 7.0] {
+            let mut clock = Clock::default();
+            clock.set_rate(rate).unwrap();
+            for n in 1..=1000 {
+                let frames = clock.plan_step(1.0 / rate).unwrap();
+                assert_eq!(run(&mut clock, frames), 1, "rate {rate}, step {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn speed_and_pause_scale_the_step() {
+        let mut clock = Clock::default();
+        clock.set_speed(2.0).unwrap();
+        let frames = clock.plan_step(1.0 / 60.0).unwrap();
+        assert_eq!(run(&mut clock, frames), 2);
+        clock.set_paused(true);
+        let frames = clock.plan_step(1.0).unwrap();
+        assert_eq!(run(&mut clock, frames), 0);
+    }
+
+    #[test]
+    fn rate_is_fixed_once_time_has_moved() {
+        let mut clock = Clock::default();
+        assert_eq!(clock.set_rate(0.0), Err(ClockError::BadRate(0.0)));
+        assert_eq!(clock.set_rate(29.97), Err(ClockError::BadRate(29.97)));
+        let frames = clock.plan_frames(1).unwrap();
+        run(&mut clock, frames);
+        assert_eq!(clock.set_rate(30.0), Err(ClockError::RateAfterStart(1)));
+    }
+}

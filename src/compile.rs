@@ -1,0 +1,348 @@
+//! Compile: locally valid definitions from every loaded file → one read-only [`Snapshot`].
+//!
+//! Here live the checks that need the whole library (unique names across files, references
+//! to clips, trees and parameters, reference cycles) and the derived fields (children sorted
+//! by threshold, names resolved to indices). A snapshot is built only when there is no
+//! error, so a bad edit can never replace a good library.
+
+use std::collections::BTreeMap;
+
+use crate::config::raw::{BlendKind, RawBlendTree, SyncMode};
+use crate::config::{Diagnostic, Named, ParsedFile, SourceFile, parse_file, suggestion};
+
+pub type ClipId = usize;
+pub type TreeId = usize;
+pub type ParamId = usize;
+
+/// A motion of the catalog.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    pub name: String,
+    /// Seconds, > 0.
+    pub length: f64,
+    pub looping: bool,
+}
+
+/// A parameter with its settings (REFERENCE §2.7).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameter {
+    pub name: String,
+    pub default: f64,
+    /// SmoothDamp time in seconds; 0 = no smoothing.
+    pub smooth_time: f64,
+    /// SmoothDamp maximum speed; ∞ when not set.
+    pub max_speed: f64,
+    pub dead_zone: f64,
+    /// Piecewise-linear remap points with strictly increasing inputs; empty = identity.
+    pub curve: Vec<(f64, f64)>,
+}
+
+/// What a blend-tree child plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Motion {
+    Clip(ClipId),
+    Tree(TreeId),
+}
+
+/// Where a tree's children sit in parameter space, by tree type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layout {
+    /// `1d`: thresholds ascending; children are sorted by threshold (stable).
+    OneD { thresholds: Vec<f64> },
+}
+
+/// A compiled blend tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlendTree {
+    pub name: String,
+    pub kind: BlendKind,
+    /// The parameters it reads, in order (`[x]` for 1d).
+    pub parameters: Vec<ParamId>,
+    /// What each child plays, in layout order.
+    pub children: Vec<Motion>,
+    pub layout: Layout,
+    pub sync: SyncMode,
+}
+
+/// Any named asset of the library.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Asset {
+    Clip(ClipId),
+    BlendTree(TreeId),
+}
+
+/// The read-only library every actor runs from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    pub clips: Vec<Clip>,
+    pub parameters: Vec<Parameter>,
+    pub blend_trees: Vec<BlendTree>,
+    /// Every asset by name (clips and blend trees share one namespace).
+    pub assets: BTreeMap<String, Asset>,
+    /// The files it was built from, in load order, with the assets each defines.
+    pub files: Vec<(String, Vec<String>)>,
+}
+
+impl Snapshot {
+    pub fn parameter_id(&self, name: &str) -> Option<ParamId> {
+        self.parameters.iter().position(|p| p.name == name)
+    }
+
+    pub fn blend_tree_id(&self, name: &str) -> Option<TreeId> {
+        match self.assets.get(name) {
+            Some(Asset::BlendTree(id)) => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Names of the assets of one kind, for did-you-mean hints.
+    pub fn names_of(&self, kind: fn(&Asset) -> bool) -> impl Iterator<Item = &str> {
+        self.assets.iter().filter(move |(_, a)| kind(a)).map(|(n, _)| n.as_str())
+    }
+}
+
+/// The outcome of a build: a snapshot when there is no error, and every diagnostic.
+#[derive(Debug)]
+pub struct Compiled {
+    pub snapshot: Option<Snapshot>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses, validates and compiles the files as one library.
+pub fn compile(sources: &[SourceFile]) -> Compiled {
+    let mut diagnostics = Vec::new();
+    let parsed: Vec<ParsedFile> = sources
+        .iter()
+        .map(|source| {
+            let (file, mut problems) = parse_file(source);
+            problems.sort_by_key(|d| d.span.start);
+            diagnostics.append(&mut problems);
+            file
+        })
+        .collect();
+    let mut builder =
+        Builder { sources, diagnostics, snapshot: Snapshot::default(), declared: 0, defined_at: BTreeMap::new() };
+    builder.build(&parsed);
+    let Builder { mut diagnostics, snapshot, .. } = builder;
+    let order: BTreeMap<&str, usize> = sources.iter().enumerate().map(|(i, s)| (s.path.as_str(), i)).collect();
+    diagnostics.sort_by_key(|d| (order.get(d.file.as_str()).copied(), d.span.start));
+    let ok = !diagnostics.iter().any(Diagnostic::is_error);
+    Compiled { snapshot: ok.then_some(snapshot), diagnostics }
+}
+
+struct Builder<'a> {
+    sources: &'a [SourceFile],
+    diagnostics: Vec<Diagnostic>,
+    snapshot: Snapshot,
+    /// How many parameters `[parameters]` declares; implicit ones are appended after them.
+    declared: usize,
+    /// Where each asset name was first defined: (file index, span start).
+    defined_at: BTreeMap<String, (usize, usize)>,
+}
+
+impl Builder<'_> {
+    fn error(&mut self, file: usize, span: std::ops::Range<usize>, message: String, hint: Option<String>) {
+        let mut d = Diagnostic::error(&self.sources[file].path, span, message);
+        d.hint = hint;
+        self.diagnostics.push(d);
+    }
+
+    fn build(&mut self, files: &[ParsedFile]) {
+        for (f, file) in files.iter().enumerate() {
+            let mut names = Vec::new();
+            for clip in &file.clips {
+                if self.claim(f, clip, "clip") {
+                    let id = self.snapshot.clips.len();
+                    self.snapshot.assets.insert(clip.name.clone(), Asset::Clip(id));
+                    self.snapshot.clips.push(Clip {
+                        name: clip.name.clone(),
+                        length: *clip.value.length.get_ref(),
+                        looping: clip.value.looping,
+                    });
+                    names.push(clip.name.clone());
+                }
+            }
+            for tree in &file.blend_trees {
+                if self.claim(f, tree, "blend tree") {
+                    names.push(tree.name.clone());
+                }
+            }
+            self.snapshot.files.push((file.path.clone(), names));
+        }
+        self.declare_parameters(files);
+        self.declared = self.snapshot.parameters.len();
+        // Blend trees get ids in load order, then their children are resolved.
+        let trees: Vec<(usize, &Named<RawBlendTree>)> = files
+            .iter()
+            .enumerate()
+            .flat_map(|(f, file)| file.blend_trees.iter().map(move |t| (f, t)))
+            .filter(|(f, t)| self.defined_at.get(&t.name).is_some_and(|(df, ds)| df == f && *ds == t.span.start))
+            .collect();
+        for (id, (_, tree)) in trees.iter().enumerate() {
+            self.snapshot.assets.insert(tree.name.clone(), Asset::BlendTree(id));
+        }
+        for (f, tree) in &trees {
+            let compiled = self.blend_tree(*f, tree);
+            self.snapshot.blend_trees.push(compiled);
+        }
+        self.check_cycles(&trees);
+    }
+
+    /// Records a new asset name; reports a duplicate (across all files) and returns false.
+    fn claim<T>(&mut self, file: usize, named: &Named<T>, what: &str) -> bool {
+        if let Some((other_file, other_start)) = self.defined_at.get(&named.name) {
+            let other = &self.sources[*other_file];
+            let at = Diagnostic::error(&other.path, *other_start..*other_start, "").location(&other.text);
+            self.error(
+                file,
+                named.span.clone(),
+                format!("duplicate name `{}` for a {what}; it is already defined at {at}", named.name),
+                Some("names must be unique across all loaded files".into()),
+            );
+            return false;
+        }
+        self.defined_at.insert(named.name.clone(), (file, named.span.start));
+        true
+    }
+
+    fn declare_parameters(&mut self, files: &[ParsedFile]) {
+        let mut seen: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for (f, file) in files.iter().enumerate() {
+            for p in &file.parameters {
+                if let Some((other_file, other_start)) = seen.get(&p.name) {
+                    let other = &self.sources[*other_file];
+                    let at = Diagnostic::error(&other.path, *other_start..*other_start, "").location(&other.text);
+                    self.error(
+                        f,
+                        p.span.clone(),
+                        format!("duplicate parameter `{}`; it is already declared at {at}", p.name),
+                        None,
+                    );
+                    continue;
+                }
+                seen.insert(p.name.clone(), (f, p.span.start));
+                let v = &p.value;
+                self.snapshot.parameters.push(Parameter {
+                    name: p.name.clone(),
+                    default: v.default.as_ref().map_or(0.0, |d| *d.get_ref()),
+                    smooth_time: v.smooth_time.as_ref().map_or(0.0, |d| *d.get_ref()),
+                    max_speed: v.max_speed.as_ref().map_or(f64::INFINITY, |d| *d.get_ref()),
+                    dead_zone: v.dead_zone.as_ref().map_or(0.0, |d| *d.get_ref()),
+                    curve: v
+                        .curve
+                        .as_ref()
+                        .map_or(Vec::new(), |c| c.get_ref().iter().map(|p| (p.get_ref()[0], p.get_ref()[1])).collect()),
+                });
+            }
+        }
+    }
+
+    /// Resolves a parameter a tree reads. Undeclared parameters are declared implicitly
+    /// (default 0, no smoothing) — unless the name is a near miss of a declared one, which
+    /// is almost always a typo and so an error.
+    fn parameter(&mut self, file: usize, name: &toml::Spanned<String>, declared: usize) -> Option<ParamId> {
+        let wanted = name.get_ref();
+        if let Some(id) = self.snapshot.parameter_id(wanted) {
+            return Some(id);
+        }
+        let declared_names: Vec<String> = self.snapshot.parameters[..declared].iter().map(|p| p.name.clone()).collect();
+        if let Some(hint) = suggestion(wanted, declared_names.iter().map(String::as_str)) {
+            let hint = format!("{hint} If `{wanted}` is a new parameter, declare it under [parameters]");
+            self.error(file, name.span(), format!("unknown parameter `{wanted}`"), Some(hint));
+            return None;
+        }
+        self.snapshot.parameters.push(Parameter {
+            name: wanted.clone(),
+            default: 0.0,
+            smooth_time: 0.0,
+            max_speed: f64::INFINITY,
+            dead_zone: 0.0,
+            curve: Vec::new(),
+        });
+        Some(self.snapshot.parameters.len() - 1)
+    }
+
+    fn blend_tree(&mut self, file: usize, tree: &Named<RawBlendTree>) -> BlendTree {
+        let raw = &tree.value;
+        let kind = *raw.kind.get_ref();
+        let declared = self.declared;
+        if kind != BlendKind::OneD {
+            self.error(
+                file,
+                raw.kind.span(),
+                format!("blend tree type `{}` is not supported yet (supported: 1d)", kind.name()),
+                None,
+            );
+        }
+        let parameters: Vec<ParamId> = raw.parameter.iter().filter_map(|p| self.parameter(file, p, declared)).collect();
+        let mut children: Vec<(f64, Motion)> = raw
+            .children
+            .get_ref()
+            .iter()
+            .map(|c| (c.threshold.as_ref().map_or(0.0, |t| *t.get_ref()), self.motion(file, &c.motion)))
+            .collect();
+        children.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let layout = Layout::OneD { thresholds: children.iter().map(|c| c.0).collect() };
+        let children = children.into_iter().map(|c| c.1).collect();
+        BlendTree { name: tree.name.clone(), kind, parameters, children, layout, sync: raw.sync }
+    }
+
+    fn motion(&mut self, file: usize, name: &toml::Spanned<String>) -> Motion {
+        match self.snapshot.assets.get(name.get_ref()) {
+            Some(Asset::Clip(id)) => Motion::Clip(*id),
+            Some(Asset::BlendTree(id)) => Motion::Tree(*id),
+            None => {
+                let hint = suggestion(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
+                self.error(
+                    file,
+                    name.span(),
+                    format!("unknown motion `{}`: no clip or blend tree has that name", name.get_ref()),
+                    hint,
+                );
+                Motion::Clip(0)
+            }
+        }
+    }
+
+    /// Reports every blend-tree cycle once, at its first tree (in load order), naming it.
+    fn check_cycles(&mut self, trees: &[(usize, &Named<RawBlendTree>)]) {
+        let mut cycles = std::collections::BTreeSet::new();
+        for start in 0..self.snapshot.blend_trees.len() {
+            self.collect_cycles(start, &mut vec![start], &mut cycles);
+        }
+        for cycle in cycles {
+            let names: Vec<&str> = cycle.iter().map(|&t| self.snapshot.blend_trees[t].name.as_str()).collect();
+            let (file, tree) = trees[cycle[0]];
+            let message = format!("blend tree cycle: {} → {}", names.join(" → "), names[0]);
+            self.error(
+                file,
+                tree.span.clone(),
+                message,
+                Some("a tree cannot contain itself, directly or through other trees".into()),
+            );
+        }
+    }
+
+    /// Depth-first search from the last tree of `path`; each cycle is stored rotated so that
+    /// its smallest tree id comes first.
+    fn collect_cycles(
+        &self,
+        tree: TreeId,
+        path: &mut Vec<TreeId>,
+        cycles: &mut std::collections::BTreeSet<Vec<TreeId>>,
+    ) {
+        for child in &self.snapshot.blend_trees[tree].children {
+            let Motion::Tree(next) = *child else { continue };
+            if let Some(at) = path.iter().position(|&t| t == next) {
+                let mut cycle = path[at..].to_vec();
+                let smallest = cycle.iter().enumerate().min_by_key(|(_, t)| **t).map_or(0, |(i, _)| i);
+                cycle.rotate_left(smallest);
+                cycles.insert(cycle);
+            } else if path.len() <= self.snapshot.blend_trees.len() {
+                path.push(next);
+                self.collect_cycles(next, path, cycles);
+                path.pop();
+            }
+        }
+    }
+}

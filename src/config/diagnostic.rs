@@ -1,0 +1,163 @@
+//! Located problems in config files. Bad input is data: every problem becomes a
+//! [`Diagnostic`] with a byte span, rendered as `file:line:col: error: message` with the
+//! source line, a caret line and, where one helps, a hint.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One problem at one place of one file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// The file's path as it was given.
+    pub file: String,
+    /// Byte range in the file's text (may be empty, e.g. for a file that cannot be read).
+    pub span: Range<usize>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(file: &str, span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Error, file: file.to_string(), span, message: message.into(), hint: None }
+    }
+
+    pub fn warning(file: &str, span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(file, span, message) }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `file:line:col` (1-based; the column counts characters).
+    pub fn location(&self, text: &str) -> String {
+        let (line, col) = line_col(text, self.span.start);
+        format!("{}:{line}:{col}", self.file)
+    }
+
+    /// The first line of the rendering: `file:line:col: error: message`.
+    pub fn headline(&self, text: &str) -> String {
+        format!("{}: {}: {}", self.location(text), self.severity.label(), self.message)
+    }
+
+    /// Headline, the source line with a caret line under the span, and the hint.
+    pub fn render(&self, text: &str) -> String {
+        let mut out = self.headline(text);
+        out.push('\n');
+        let (line, col) = line_col(text, self.span.start);
+        if let Some(source_line) = text.lines().nth(line - 1) {
+            let gutter = line.to_string();
+            let pad = " ".repeat(gutter.len());
+            let span_chars =
+                text.get(self.span.clone()).map(|s| s.lines().next().unwrap_or("").chars().count()).unwrap_or(0).max(1);
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{gutter} | {source_line}");
+            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(span_chars));
+        }
+        if let Some(hint) = &self.hint {
+            let _ = writeln!(out, "  = hint: {hint}");
+        }
+        out
+    }
+}
+
+/// 1-based line and character column of byte `offset` in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to be a likely
+/// typo (distance ≤ max(1, len/3)).
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+/// A "did you mean `x`?" hint for `word` among `candidates`, if one is close.
+pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    did_you_mean(word, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// Levenshtein distance over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let text = "a = 1\nbé = 2\n";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 6), (2, 1));
+        assert_eq!(line_col(text, 9), (2, 3));
+    }
+
+    #[test]
+    fn suggestions_are_close_words_only() {
+        assert_eq!(did_you_mean("lenght", ["length", "loop"]), Some("length"));
+        assert_eq!(did_you_mean("sped", ["speed", "direction"]), Some("speed"));
+        assert_eq!(did_you_mean("zzz", ["length", "loop"]), None);
+    }
+
+    #[test]
+    fn rendering_points_at_the_span() {
+        let text = "[clips]\nidle = { lenght = 2.0 }\n";
+        let d = Diagnostic::error("f.toml", 17..23, "unknown key `lenght`").with_hint("did you mean `length`?");
+        assert_eq!(
+            d.render(text),
+            "f.toml:2:10: error: unknown key `lenght`\n  |\n2 | idle = { lenght = 2.0 }\n  |          ^^^^^^\n  = hint: did you mean `length`?\n"
+        );
+    }
+}

@@ -1,0 +1,346 @@
+//! Config files: TOML text → typed, locally validated definitions with byte spans.
+//!
+//! Each file is parsed once; every entry of every section is deserialized on its own, so one
+//! bad entry never hides the problems of another, and all problems come back together as
+//! [`Diagnostic`]s. Checks that need more than one entry (unique names across files,
+//! references, cycles) live in `compile`. The text comes from the caller: no I/O here.
+
+pub mod diagnostic;
+pub mod raw;
+
+use std::ops::Range;
+
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+
+pub use diagnostic::{Diagnostic, Severity, did_you_mean, suggestion};
+use raw::{BlendKind, RawBlendTree, RawChild, RawClip, RawParameter};
+
+/// A config file's path (as given) and text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// A definition with its name and the span of that name.
+#[derive(Clone, Debug)]
+pub struct Named<T> {
+    pub name: String,
+    pub span: Range<usize>,
+    pub value: T,
+}
+
+/// What one file defines, each entry already locally valid.
+#[derive(Clone, Debug, Default)]
+pub struct ParsedFile {
+    pub path: String,
+    pub clips: Vec<Named<RawClip>>,
+    pub parameters: Vec<Named<RawParameter>>,
+    pub blend_trees: Vec<Named<RawBlendTree>>,
+}
+
+/// The top-level tables this version understands.
+pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees"];
+
+/// Parses and locally validates one file. Entries with problems are left out of the result
+/// and reported; the rest are returned so later checks can still run on them.
+pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
+    let mut parsed = ParsedFile { path: source.path.clone(), ..ParsedFile::default() };
+    let mut problems = Problems { file: &source.path, list: Vec::new() };
+    let (root, syntax_errors) = DeTable::parse_recoverable(&source.text);
+    if !syntax_errors.is_empty() {
+        for error in syntax_errors {
+            problems.toml_error(&error, 0..0);
+        }
+        return (parsed, problems.list);
+    }
+    for (key, value) in root.into_inner() {
+        let section = key.get_ref().as_ref();
+        let Some(entries) = value.get_ref().as_table() else {
+            problems.type_error(value.span(), section, "a table", &value);
+            continue;
+        };
+        match section {
+            "clips" => parsed.clips = problems.entries(entries, validate_clip),
+            "parameters" => parsed.parameters = problems.entries(entries, validate_parameter),
+            "blend_trees" => parsed.blend_trees = problems.entries(entries, validate_blend_tree),
+            other => {
+                let mut d = Diagnostic::error(
+                    &source.path,
+                    key.span(),
+                    format!("unknown table `[{other}]` (known: {})", SECTIONS.join(", ")),
+                );
+                if let Some(hint) = suggestion(other, SECTIONS.iter().copied()) {
+                    d = d.with_hint(hint);
+                }
+                problems.list.push(d);
+            }
+        }
+    }
+    (parsed, problems.list)
+}
+
+/// Collects the diagnostics of one file.
+struct Problems<'a> {
+    file: &'a str,
+    list: Vec<Diagnostic>,
+}
+
+impl Problems<'_> {
+    fn error(&mut self, span: Range<usize>, message: impl Into<String>) {
+        self.list.push(Diagnostic::error(self.file, span, message));
+    }
+
+    fn warning(&mut self, span: Range<usize>, message: impl Into<String>) {
+        self.list.push(Diagnostic::warning(self.file, span, message));
+    }
+
+    fn type_error(&mut self, span: Range<usize>, what: &str, expected: &str, found: &Spanned<DeValue>) {
+        self.error(span, format!("`{what}` must be {expected}, found {}", found.get_ref().type_str()));
+    }
+
+    /// Deserializes and validates every entry of a section; keeps the valid ones.
+    fn entries<T: DeserializeOwned>(&mut self, table: &DeTable, validate: fn(&mut Self, &Named<T>)) -> Vec<Named<T>> {
+        let mut valid = Vec::new();
+        for (key, value) in table {
+            let fallback = value.span();
+            match T::deserialize(ValueDeserializer::from(value.clone())) {
+                Ok(entry) => {
+                    let named = Named { name: key.get_ref().to_string(), span: key.span(), value: entry };
+                    let before = self.errors();
+                    validate(self, &named);
+                    if self.errors() == before {
+                        valid.push(named);
+                    }
+                }
+                Err(error) => self.toml_error(&error, fallback),
+            }
+        }
+        valid
+    }
+
+    fn errors(&self) -> usize {
+        self.list.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Turns a toml/serde error into a diagnostic, rewording serde's "unknown field" and
+    /// "unknown variant" messages and adding a did-you-mean.
+    fn toml_error(&mut self, error: &toml::de::Error, fallback: Range<usize>) {
+        let span = error.span().unwrap_or(fallback);
+        let message = error.message().trim().to_string();
+        let d = match unknown_name(&message) {
+            Some((what, word, expected)) => {
+                let known = expected.join(", ");
+                let d =
+                    Diagnostic::error(self.file, span, format!("unknown {what} `{word}` (expected one of: {known})"));
+                match suggestion(&word, expected.iter().map(String::as_str)) {
+                    Some(hint) => d.with_hint(hint),
+                    None => d,
+                }
+            }
+            None => Diagnostic::error(self.file, span, message),
+        };
+        self.list.push(d);
+    }
+
+    fn finite(&mut self, value: &Spanned<f64>, what: &str) -> bool {
+        let v = *value.get_ref();
+        if !v.is_finite() {
+            self.error(value.span(), format!("{what} must be a finite number, got {v}"));
+            return false;
+        }
+        if v.abs() > 1e6 {
+            self.error(value.span(), format!("{what} is {v}, beyond the ±1e6 that blendlab accepts"));
+            return false;
+        }
+        true
+    }
+
+    fn non_negative(&mut self, value: &Spanned<f64>, what: &str) {
+        if self.finite(value, what) && *value.get_ref() < 0.0 {
+            self.error(value.span(), format!("{what} must be ≥ 0, got {}", value.get_ref()));
+        }
+    }
+}
+
+/// Parses serde's "unknown field `x`, expected `a` or `b`" (or "one of `a`, `b`", or
+/// "there are no fields") into (what, word, expected words).
+fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
+    let (what, rest) = if let Some(rest) = message.strip_prefix("unknown field `") {
+        ("key", rest)
+    } else if let Some(rest) = message.strip_prefix("unknown variant `") {
+        ("name", rest)
+    } else {
+        return None;
+    };
+    let (word, tail) = rest.split_once('`')?;
+    let expected = tail.split('`').skip(1).step_by(2).map(str::to_string).collect();
+    Some((what, word.to_string(), expected))
+}
+
+fn validate_clip(p: &mut Problems, clip: &Named<RawClip>) {
+    let length = &clip.value.length;
+    if p.finite(length, "clip length") && *length.get_ref() <= 0.0 {
+        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", length.get_ref()));
+    }
+}
+
+fn validate_parameter(p: &mut Problems, param: &Named<RawParameter>) {
+    let v = &param.value;
+    if let Some(default) = &v.default {
+        p.finite(default, "default");
+    }
+    if let Some(t) = &v.smooth_time {
+        p.non_negative(t, "smooth_time");
+    }
+    if let Some(s) = &v.max_speed
+        && p.finite(s, "max_speed")
+        && *s.get_ref() <= 0.0
+    {
+        p.error(s.span(), format!("max_speed must be > 0, got {}", s.get_ref()));
+    }
+    if let Some(z) = &v.dead_zone {
+        p.non_negative(z, "dead_zone");
+    }
+    if let Some(curve) = &v.curve {
+        validate_curve(p, curve);
+    }
+}
+
+fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<[f64; 2]>>>) {
+    if curve.get_ref().len() < 2 {
+        p.error(curve.span(), "a curve needs at least two points `[[in, out], …]`");
+    }
+    let mut previous: Option<f64> = None;
+    for point in curve.get_ref() {
+        let [x, y] = *point.get_ref();
+        if !(x.is_finite() && y.is_finite()) {
+            p.error(point.span(), "curve points must be finite numbers");
+            continue;
+        }
+        if previous.is_some_and(|prev| x <= prev) {
+            p.error(
+                point.span(),
+                format!("curve inputs must be strictly increasing; {x} does not follow {}", previous.unwrap()),
+            );
+        }
+        previous = Some(x);
+    }
+}
+
+fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) {
+    let t = &tree.value;
+    let kind = *t.kind.get_ref();
+    if t.children.get_ref().is_empty() {
+        p.error(t.children.span(), format!("blend tree `{}` has no children", tree.name));
+    }
+    match kind {
+        BlendKind::OneD => {
+            if t.parameter.is_none() {
+                let hint = if t.parameters.is_some() { " (a 1d tree takes `parameter`, not `parameters`)" } else { "" };
+                p.error(tree.span.clone(), format!("1d blend tree `{}` needs `parameter = \"…\"`{hint}", tree.name));
+            }
+            if let Some(ps) = &t.parameters {
+                p.error(ps.span(), "a 1d tree takes one `parameter`, not `parameters`");
+            }
+            validate_thresholds(p, t.children.get_ref());
+        }
+        BlendKind::Direct => {
+            for child in t.children.get_ref() {
+                if child.parameter.is_none() {
+                    p.error(
+                        child.motion.span(),
+                        format!("direct blend tree child `{}` needs `parameter`", child.motion.get_ref()),
+                    );
+                }
+            }
+        }
+        _ => {
+            match &t.parameters {
+                Some(ps) if ps.get_ref().len() == 2 => {}
+                Some(ps) => {
+                    p.error(ps.span(), format!("a 2D tree takes two parameters `[x, y]`, got {}", ps.get_ref().len()))
+                }
+                None => p.error(
+                    tree.span.clone(),
+                    format!("2D blend tree `{}` needs `parameters = [\"x\", \"y\"]`", tree.name),
+                ),
+            }
+            if let Some(param) = &t.parameter {
+                p.error(param.span(), "a 2D tree takes `parameters = [x, y]`, not `parameter`");
+            }
+            validate_positions(p, t.children.get_ref());
+        }
+    }
+    if let Some(normalize) = &t.normalize
+        && kind != BlendKind::Direct
+    {
+        p.error(normalize.span(), "`normalize` applies to direct trees only");
+    }
+    if let Some(triangles) = &t.triangles
+        && kind != BlendKind::Triangulated
+    {
+        p.error(triangles.span(), "`triangles` applies to 2d_triangulated trees only");
+    }
+}
+
+fn validate_thresholds(p: &mut Problems, children: &[RawChild]) {
+    let mut seen: Vec<f64> = Vec::new();
+    for child in children {
+        match &child.threshold {
+            None => p.error(child.motion.span(), format!("1d child `{}` needs a `threshold`", child.motion.get_ref())),
+            Some(th) => {
+                if p.finite(th, "threshold") {
+                    let v = *th.get_ref();
+                    if seen.contains(&v) {
+                        p.warning(
+                            th.span(),
+                            format!("two children share threshold {v}; Unity then gives both weight 1 there (sum 2)"),
+                        );
+                    }
+                    seen.push(v);
+                }
+            }
+        }
+        if let Some(pos) = &child.position {
+            p.error(pos.span(), "1d children take `threshold`, not `position`");
+        }
+    }
+}
+
+fn validate_positions(p: &mut Problems, children: &[RawChild]) {
+    for child in children {
+        match &child.position {
+            None => p.error(
+                child.motion.span(),
+                format!("2D child `{}` needs a `position = [x, y]`", child.motion.get_ref()),
+            ),
+            Some(pos) => {
+                let [x, y] = *pos.get_ref();
+                if !(x.is_finite() && y.is_finite()) {
+                    p.error(pos.span(), "positions must be finite numbers");
+                }
+            }
+        }
+        if let Some(th) = &child.threshold {
+            p.error(th.span(), "2D children take `position`, not `threshold`");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_unknown_names_are_parsed() {
+        let (what, word, expected) = unknown_name("unknown field `lenght`, expected `length` or `loop`").unwrap();
+        assert_eq!((what, word.as_str()), ("key", "lenght"));
+        assert_eq!(expected, ["length", "loop"]);
+        let (what, word, expected) = unknown_name("unknown variant `1D`, expected one of `1d`, `direct`").unwrap();
+        assert_eq!((what, word.as_str()), ("name", "1D"));
+        assert_eq!(expected, ["1d", "direct"]);
+    }
+}

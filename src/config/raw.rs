@@ -1,0 +1,105 @@
+//! The config format as written (DESIGN.md "Config format"): serde types with
+//! `deny_unknown_fields`, values wrapped in [`Spanned`] where a later check must point at
+//! them. Nothing here is validated beyond TOML types; see `config::validate` and `compile`.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// `[clips.NAME]`: a motion with a length and a loop flag (Unity: AnimationClip).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClip {
+    /// Seconds, > 0.
+    pub length: Spanned<f64>,
+    #[serde(default, rename = "loop")]
+    pub looping: bool,
+}
+
+/// `[parameters.NAME]`: optional per-parameter settings.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParameter {
+    pub default: Option<Spanned<f64>>,
+    /// SmoothDamp time in seconds (REFERENCE §2.7); absent or 0 means no smoothing.
+    pub smooth_time: Option<Spanned<f64>>,
+    /// SmoothDamp's maximum speed in units per second; ∞ when absent.
+    pub max_speed: Option<Spanned<f64>>,
+    /// `|x| < dead_zone` reads as 0.
+    pub dead_zone: Option<Spanned<f64>>,
+    /// Piecewise-linear remap `[[in, out], …]` with strictly increasing `in`.
+    pub curve: Option<Spanned<Vec<Spanned<[f64; 2]>>>>,
+}
+
+/// The blend tree types (REFERENCE §2.1–2.6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+pub enum BlendKind {
+    #[serde(rename = "1d")]
+    OneD,
+    #[serde(rename = "2d_simple_directional")]
+    SimpleDirectional,
+    #[serde(rename = "2d_freeform_directional")]
+    FreeformDirectional,
+    #[serde(rename = "2d_freeform_cartesian")]
+    FreeformCartesian,
+    #[serde(rename = "2d_triangulated")]
+    Triangulated,
+    #[serde(rename = "direct")]
+    Direct,
+}
+
+impl BlendKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BlendKind::OneD => "1d",
+            BlendKind::SimpleDirectional => "2d_simple_directional",
+            BlendKind::FreeformDirectional => "2d_freeform_directional",
+            BlendKind::FreeformCartesian => "2d_freeform_cartesian",
+            BlendKind::Triangulated => "2d_triangulated",
+            BlendKind::Direct => "direct",
+        }
+    }
+}
+
+/// How time advances inside a blend tree (REFERENCE §2.8).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncMode {
+    /// One shared normalized phase advancing by `dt / Σ(w_i·D_i)` (Unity's default).
+    #[default]
+    Normalized,
+    /// Each child advances its own time by `dt`.
+    None,
+}
+
+/// `[blend_trees.NAME]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBlendTree {
+    #[serde(rename = "type")]
+    pub kind: Spanned<BlendKind>,
+    /// The parameter of a `1d` tree.
+    pub parameter: Option<Spanned<String>>,
+    /// The two parameters `[x, y]` of a 2D tree.
+    pub parameters: Option<Spanned<Vec<Spanned<String>>>>,
+    pub children: Spanned<Vec<RawChild>>,
+    #[serde(default)]
+    pub sync: SyncMode,
+    /// `direct` only: divide the weights by their sum.
+    pub normalize: Option<Spanned<bool>>,
+    /// `2d_triangulated` only: explicit triangles as child indices.
+    pub triangles: Option<Spanned<Vec<Spanned<[i64; 3]>>>>,
+}
+
+/// One child of a blend tree.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChild {
+    /// A clip or another blend tree of the library.
+    pub motion: Spanned<String>,
+    /// `1d` only.
+    pub threshold: Option<Spanned<f64>>,
+    /// 2D types only.
+    pub position: Option<Spanned<[f64; 2]>>,
+    /// `direct` only: the parameter that is this child's weight.
+    pub parameter: Option<Spanned<String>>,
+}

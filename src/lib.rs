@@ -1,0 +1,17 @@
+//! blendlab: an animation sandbox that shows the exact weights, local times and event order a
+//! real engine (Unity Timeline / Playables / Animator, Godot AnimationTree) would produce.
+//!
+//! The core (`time`, `clock`, `config`, `compile`, `blend`, `graph`, `event`, `session`) is
+//! pure and deterministic; the front ends (`script`, `report`, the binary) depend on it.
+//! See ARCHITECTURE.md for the map.
+
+pub mod blend;
+pub mod clock;
+pub mod compile;
+pub mod config;
+pub mod event;
+pub mod graph;
+pub mod report;
+pub mod script;
+pub mod session;
+pub mod time;

@@ -1,0 +1,150 @@
+//! The `blendlab` command: `run` a Lua script headless, `check` config files, or (bare) read
+//! Lua from standard input line by line.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use blendlab::compile::compile;
+use blendlab::config::SourceFile;
+use blendlab::report::Style;
+use blendlab::script::{Host, Output};
+use clap::{Parser, Subcommand, ValueEnum};
+use owo_colors::OwoColorize;
+
+#[derive(Parser)]
+#[command(
+    name = "blendlab",
+    version,
+    about = "Animation sandbox: exact blend weights and event order, scriptable in Lua"
+)]
+struct Cli {
+    /// When to colour output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// TOML configs and Lua scripts to load before reading Lua from standard input.
+    files: Vec<PathBuf>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a Lua script headless; exit 1 if it raises an error or an expectation fails.
+    Run {
+        script: PathBuf,
+        /// Passed to the script as `arg[1..]` and `...`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Validate config files: every problem as `file:line:col: error: message`.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+fn style(choice: ColorChoice, stream_is_terminal: bool) -> Style {
+    let color = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => stream_is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    Style { color }
+}
+
+fn error_line(style: Style, message: &str) -> String {
+    let label = if style.color { "error:".red().bold().to_string() } else { "error:".to_string() };
+    format!("{label} {message}")
+}
+
+fn host(choice: ColorChoice) -> Result<Host, String> {
+    Host::new(Output {
+        out: Box::new(std::io::stdout()),
+        err: Box::new(std::io::stderr()),
+        style: style(choice, std::io::stdout().is_terminal()),
+    })
+    .map_err(|e| e.message)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let err_style = style(cli.color, std::io::stderr().is_terminal());
+    let result = match cli.command {
+        Some(Command::Run { script, args }) => run(cli.color, &script, &args),
+        Some(Command::Check { files }) => return check(err_style, &files),
+        None => interactive(cli.color, &cli.files),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{}", error_line(err_style, &message));
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(color: ColorChoice, script: &std::path::Path, args: &[String]) -> Result<(), String> {
+    let host = host(color)?;
+    host.run_file(script, args).map_err(|e| e.message)
+}
+
+/// `blendlab check`: every diagnostic of the files as one library; exit 1 on any error.
+fn check(style: Style, files: &[PathBuf]) -> ExitCode {
+    let mut sources = Vec::new();
+    let mut unreadable = 0;
+    for file in files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => sources.push(SourceFile { path: file.display().to_string(), text }),
+            Err(e) => {
+                eprintln!("{}", error_line(style, &format!("{}: cannot read file: {e}", file.display())));
+                unreadable += 1;
+            }
+        }
+    }
+    let compiled = compile(&sources);
+    let mut out = std::io::stdout().lock();
+    for d in &compiled.diagnostics {
+        let text = sources.iter().find(|s| s.path == d.file).map_or("", |s| s.text.as_str());
+        let rendered = d.render(text);
+        let rendered = if style.color {
+            let label = format!("{}:", d.severity.label());
+            let painted = if d.is_error() { label.red().bold().to_string() } else { label.yellow().bold().to_string() };
+            rendered.replacen(&label, &painted, 1)
+        } else {
+            rendered
+        };
+        let _ = write!(out, "{rendered}");
+    }
+    let errors = compiled.diagnostics.iter().filter(|d| d.is_error()).count() + unreadable;
+    let warnings = compiled.diagnostics.len() + unreadable - errors;
+    let _ = writeln!(out, "{} file(s) checked: {errors} error(s), {warnings} warning(s)", files.len());
+    if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// Bare `blendlab`: load the given files, then run Lua from standard input line by line.
+fn interactive(color: ColorChoice, files: &[PathBuf]) -> Result<(), String> {
+    let host = host(color)?;
+    for file in files {
+        if file.extension().is_some_and(|e| e == "lua") {
+            host.run_file(file, &[]).map_err(|e| e.message)?;
+        } else {
+            host.load_config(file).map_err(|e| e.message)?;
+        }
+    }
+    let err_style = style(color, std::io::stderr().is_terminal());
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        if let Err(e) = host.exec(&line, "stdin") {
+            eprintln!("{}", error_line(err_style, &e.message));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,326 @@
+//! The global table `bl`: loading, spawning, inputs, the clock, events and expectations.
+
+use std::path::{Path, PathBuf};
+
+use mlua::{Function, Lua, Table, Value, Variadic};
+
+use super::actor::ActorRef;
+use super::{Shared, load_config};
+use crate::config::suggestion;
+use crate::event::{Event, EventFilter, FieldValue, KIND_NAMES};
+use crate::session::ActorSpec;
+
+/// A Lua runtime error located at the Lua code that called into `bl`, as `file:line: msg`.
+pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
+    let at = lua
+        .inspect_stack(1, |frame| {
+            let source = frame.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+            frame.current_line().map(|line| format!("{source}:{line}: "))
+        })
+        .flatten()
+        .unwrap_or_default();
+    mlua::Error::RuntimeError(format!("{at}{message}"))
+}
+
+/// The folder of the Lua file that called into `bl` (the working directory for REPL lines).
+fn caller_dir(lua: &Lua) -> PathBuf {
+    lua.inspect_stack(1, |frame| frame.source().source.map(|s| s.to_string()))
+        .flatten()
+        .and_then(|source| {
+            source.strip_prefix('@').map(|p| Path::new(p).parent().unwrap_or(Path::new("")).to_path_buf())
+        })
+        .unwrap_or_default()
+}
+
+pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
+    let bl = lua.create_table()?;
+
+    let s = state.clone();
+    bl.set(
+        "load",
+        lua.create_function(move |lua, path: String| {
+            let full = caller_dir(lua).join(&path);
+            let names = load_config(&s, &full).map_err(|m| located(lua, format!("bl.load: {m}")))?;
+            dispatch(lua, &s)?;
+            lua.create_sequence_from(names)
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "spawn",
+        lua.create_function(move |lua, (name, spec): (String, Table)| {
+            let spec = actor_spec(lua, &spec)?;
+            let id = s.borrow_mut().session.spawn(&name, spec).map_err(|e| located(lua, format!("bl.spawn: {e}")))?;
+            Ok(ActorRef { id, state: s.clone() })
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "at",
+        lua.create_function(move |lua, (time, callback): (f64, Function)| {
+            let mut host = s.borrow_mut();
+            let id = host.next_callback;
+            host.session.schedule(time, id).map_err(|e| located(lua, format!("bl.at: {e}")))?;
+            host.next_callback += 1;
+            host.callbacks.insert(id, callback);
+            Ok(())
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "step",
+        lua.create_function(move |lua, dt: f64| {
+            let frames = s.borrow_mut().session.plan_step(dt).map_err(|e| located(lua, format!("bl.step: {e}")))?;
+            run_frames(lua, &s, frames)
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "frames",
+        lua.create_function(move |lua, n: f64| {
+            if !(n.fract() == 0.0 && n >= 0.0) {
+                return Err(located(lua, format!("bl.frames: takes a whole number of frames ≥ 0, got {n}")));
+            }
+            let frames =
+                s.borrow_mut().session.plan_frames(n as u64).map_err(|e| located(lua, format!("bl.frames: {e}")))?;
+            run_frames(lua, &s, frames)
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set("time", lua.create_function(move |_, ()| Ok(s.borrow().session.clock().time().secs()))?)?;
+    let s = state.clone();
+    bl.set("frame", lua.create_function(move |_, ()| Ok(s.borrow().session.clock().frame()))?)?;
+
+    let s = state.clone();
+    bl.set(
+        "rate",
+        lua.create_function(move |lua, hz: Option<f64>| {
+            let mut host = s.borrow_mut();
+            if let Some(hz) = hz {
+                host.session.clock_mut().set_rate(hz).map_err(|e| located(lua, format!("bl.rate: {e}")))?;
+            }
+            Ok(host.session.clock().rate())
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "speed",
+        lua.create_function(move |lua, speed: Option<f64>| {
+            let mut host = s.borrow_mut();
+            if let Some(speed) = speed {
+                host.session.clock_mut().set_speed(speed).map_err(|e| located(lua, format!("bl.speed: {e}")))?;
+            }
+            Ok(host.session.clock().speed())
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "pause",
+        lua.create_function(move |_, paused: Option<bool>| {
+            s.borrow_mut().session.clock_mut().set_paused(paused.unwrap_or(true));
+            Ok(())
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "catch_up_budget",
+        lua.create_function(move |lua, budget: Option<f64>| {
+            let mut host = s.borrow_mut();
+            if let Some(budget) = budget {
+                host.session
+                    .clock_mut()
+                    .set_catch_up_budget(budget)
+                    .map_err(|e| located(lua, format!("bl.catch_up_budget: {e}")))?;
+            }
+            Ok(host.session.clock().catch_up_budget())
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "events",
+        lua.create_function(move |lua, filter: Option<Table>| {
+            let filter = event_filter(lua, filter)?;
+            let host = s.borrow();
+            let list = lua.create_table()?;
+            for event in host.session.events().iter().filter(|e| filter.matches(e)) {
+                list.push(event_table(lua, event)?)?;
+            }
+            Ok(list)
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "on",
+        lua.create_function(move |lua, (kind, callback): (String, Function)| {
+            check_kind(lua, &kind)?;
+            s.borrow_mut().listeners.push((kind, callback));
+            Ok(())
+        })?,
+    )?;
+
+    bl.set(
+        "expect",
+        lua.create_function(|lua, (cond, message): (Value, Option<String>)| {
+            if matches!(cond, Value::Nil | Value::Boolean(false)) {
+                return Err(located(
+                    lua,
+                    format!("expectation failed: {}", message.unwrap_or_else(|| "condition is false".into())),
+                ));
+            }
+            Ok(())
+        })?,
+    )?;
+
+    bl.set(
+        "near",
+        lua.create_function(|lua, (actual, expected, tol, message): (f64, f64, Option<f64>, Option<String>)| {
+            let tol = tol.unwrap_or(1e-6);
+            let within = (actual - expected).abs() <= tol; // false for NaN, as it should be
+            if !within {
+                let what = message.map_or(String::new(), |m| format!(" ({m})"));
+                return Err(located(
+                    lua,
+                    format!(
+                        "expectation failed{what}: expected {expected} ± {tol}, got {actual} (off by {:e})",
+                        (actual - expected).abs()
+                    ),
+                ));
+            }
+            Ok(())
+        })?,
+    )?;
+
+    let s = state.clone();
+    lua.globals().set(
+        "print",
+        lua.create_function(move |lua, values: Variadic<Value>| {
+            let text: Vec<String> = values
+                .iter()
+                .map(|v| {
+                    lua.coerce_string(v.clone())
+                        .ok()
+                        .flatten()
+                        .map_or_else(|| format!("{v:?}"), |s| s.to_string_lossy())
+                })
+                .collect();
+            let mut host = s.borrow_mut();
+            writeln!(host.output.out, "{}", text.join("\t")).map_err(mlua::Error::external)?;
+            Ok(())
+        })?,
+    )?;
+
+    lua.globals().set("bl", bl)?;
+    Ok(())
+}
+
+use std::io::Write as _;
+
+/// `{ blend_tree = "…" }` (and, as they arrive, `graph`, `timeline`) → an actor spec.
+fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
+    const KEYS: &[&str] = &["blend_tree"];
+    let mut found = None;
+    for pair in spec.pairs::<String, Value>() {
+        let (key, value) = pair?;
+        let Value::String(name) = value else {
+            return Err(located(lua, format!("bl.spawn: `{key}` must name an asset (a string)")));
+        };
+        let name = name.to_string_lossy();
+        match key.as_str() {
+            "blend_tree" => found = Some(ActorSpec::BlendTree(name)),
+            other => {
+                let hint = suggestion(other, KEYS.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
+                return Err(located(
+                    lua,
+                    format!("bl.spawn: unknown spec key `{other}` (known: {}){hint}", KEYS.join(", ")),
+                ));
+            }
+        }
+    }
+    found.ok_or_else(|| {
+        located(lua, "bl.spawn: the spec must name what drives the actor, e.g. { blend_tree = \"locomotion\" }")
+    })
+}
+
+fn check_kind(lua: &Lua, kind: &str) -> mlua::Result<()> {
+    if KIND_NAMES.contains(&kind) {
+        return Ok(());
+    }
+    let hint = suggestion(kind, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
+    Err(located(lua, format!("unknown event kind `{kind}`{hint}")))
+}
+
+fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {
+    let Some(filter) = filter else { return Ok(EventFilter::default()) };
+    let kind: Option<String> = filter.get("kind")?;
+    if let Some(kind) = &kind {
+        check_kind(lua, kind)?;
+    }
+    Ok(EventFilter { kind, actor: filter.get("actor")? })
+}
+
+/// `{ frame, time, kind, actor, …fields }` for one event.
+fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
+    let table = lua.create_table()?;
+    table.set("frame", event.frame)?;
+    table.set("time", event.time.secs())?;
+    table.set("kind", event.kind.name())?;
+    table.set("actor", event.actor.clone())?;
+    for (key, value) in event.kind.fields() {
+        match value {
+            FieldValue::Text(text) => table.set(key, text)?,
+            FieldValue::Int(n) => table.set(key, n)?,
+            FieldValue::Number(x) => table.set(key, x)?,
+        }
+    }
+    Ok(table)
+}
+
+/// Runs planned frames: scheduled callbacks first in each frame, then the rest of the frame,
+/// then listeners for the new events. A failing callback still lets its frame finish, so
+/// the session stays at a frame boundary.
+fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
+    for frame in frames {
+        let due = state.borrow_mut().session.begin_frame(frame);
+        let mut failure = None;
+        for id in due {
+            let callback = state.borrow_mut().callbacks.remove(&id);
+            if let (Some(callback), None) = (callback, &failure) {
+                failure = callback.call::<()>(()).err();
+            }
+        }
+        state.borrow_mut().session.finish_frame();
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        dispatch(lua, state)?;
+    }
+    Ok(())
+}
+
+/// Hands events not yet seen to the `bl.on` listeners, in log order.
+fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
+    loop {
+        let next = {
+            let host = state.borrow();
+            let Some(event) = host.session.events().get(host.dispatched) else { return Ok(()) };
+            let listeners: Vec<Function> =
+                host.listeners.iter().filter(|(k, _)| k == event.kind.name()).map(|(_, f)| f.clone()).collect();
+            (event.clone(), listeners)
+        };
+        state.borrow_mut().dispatched += 1;
+        let (event, listeners) = next;
+        for listener in listeners {
+            listener.call::<()>(event_table(lua, &event)?)?;
+        }
+    }
+}

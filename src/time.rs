@@ -1,0 +1,130 @@
+//! Integer time. Every time in blendlab is a whole number of ticks (1 tick = 1e-12 s), so
+//! frame times never drift and two runs agree to the bit. Seconds (`f64`) exist only at the
+//! edges: config values, Lua arguments and printed output.
+
+use std::fmt;
+
+/// Ticks in one second.
+pub const TICKS_PER_SECOND: i64 = 1_000_000_000_000;
+
+/// The largest time magnitude accepted anywhere, in seconds (±1e6 s, about 11.6 days).
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// A point or span of time in ticks of 1e-12 s.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ticks(pub i64);
+
+/// Why a number of seconds is not a time.
+#[derive(Copy, Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TimeError {
+    #[error("{0} is not a finite number of seconds")]
+    NotFinite(f64),
+    #[error("{0} s is beyond the ±1e6 s that blendlab accepts")]
+    OutOfRange(f64),
+}
+
+impl Ticks {
+    pub const ZERO: Ticks = Ticks(0);
+    /// The largest accepted time, `MAX_SECONDS`.
+    pub const MAX: Ticks = Ticks(1_000_000 * TICKS_PER_SECOND);
+
+    /// `round_half_away_from_zero(seconds * 1e12)`; rejects NaN, ±∞ and |seconds| > 1e6.
+    /// (Unity's DiscreteTime truncates negatives toward zero; we round symmetrically.)
+    pub fn from_secs(seconds: f64) -> Result<Ticks, TimeError> {
+        if !seconds.is_finite() {
+            return Err(TimeError::NotFinite(seconds));
+        }
+        if seconds.abs() > MAX_SECONDS {
+            return Err(TimeError::OutOfRange(seconds));
+        }
+        Ok(Ticks((seconds * TICKS_PER_SECOND as f64).round() as i64))
+    }
+
+    /// The time in seconds.
+    pub fn secs(self) -> f64 {
+        self.0 as f64 / TICKS_PER_SECOND as f64
+    }
+
+    /// Time of logic frame `frame` at `rate` Hz: `round(frame * 1e12 / rate)`, computed from
+    /// the index with an i128 intermediate (never accumulated), rounding half away from zero.
+    pub fn of_frame(frame: i64, rate: u32) -> Ticks {
+        let numerator = frame as i128 * TICKS_PER_SECOND as i128;
+        let rate = rate as i128;
+        let rounded =
+            if numerator >= 0 { (2 * numerator + rate) / (2 * rate) } else { -((-2 * numerator + rate) / (2 * rate)) };
+        Ticks(rounded as i64)
+    }
+
+    /// The largest frame `f` with `of_frame(f, rate) ≤ self`.
+    pub fn last_frame_at(self, rate: u32) -> i64 {
+        let mut frame = (self.0 as i128 * rate as i128).div_euclid(TICKS_PER_SECOND as i128) as i64;
+        while Ticks::of_frame(frame + 1, rate) <= self {
+            frame += 1;
+        }
+        while Ticks::of_frame(frame, rate) > self {
+            frame -= 1;
+        }
+        frame
+    }
+}
+
+impl std::ops::Add for Ticks {
+    type Output = Ticks;
+    fn add(self, rhs: Ticks) -> Ticks {
+        Ticks(self.0.saturating_add(rhs.0))
+    }
+}
+
+impl std::ops::Sub for Ticks {
+    type Output = Ticks;
+    fn sub(self, rhs: Ticks) -> Ticks {
+        Ticks(self.0.saturating_sub(rhs.0))
+    }
+}
+
+impl fmt::Display for Ticks {
+    /// Seconds with six decimals, the way every printed time looks.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.6}", self.secs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_round_half_away_from_zero() {
+        assert_eq!(Ticks::from_secs(1.5e-12), Ok(Ticks(2)));
+        assert_eq!(Ticks::from_secs(-1.5e-12), Ok(Ticks(-2)));
+        assert_eq!(Ticks::from_secs(0.25), Ok(Ticks(250_000_000_000)));
+    }
+
+    #[test]
+    fn non_finite_and_huge_times_are_rejected() {
+        assert!(matches!(Ticks::from_secs(f64::NAN), Err(TimeError::NotFinite(_))));
+        assert!(matches!(Ticks::from_secs(f64::INFINITY), Err(TimeError::NotFinite(_))));
+        assert_eq!(Ticks::from_secs(1e6 + 1.0), Err(TimeError::OutOfRange(1e6 + 1.0)));
+        assert!(Ticks::from_secs(-1e6).is_ok());
+    }
+
+    #[test]
+    fn frame_times_come_from_the_index() {
+        assert_eq!(Ticks::of_frame(1, 60), Ticks(16_666_666_667));
+        assert_eq!(Ticks::of_frame(2, 60), Ticks(33_333_333_333));
+        assert_eq!(Ticks::of_frame(60, 60), Ticks(TICKS_PER_SECOND));
+        assert_eq!(Ticks::of_frame(-1, 60), Ticks(-16_666_666_667));
+        assert_eq!(Ticks::of_frame(3, 64), Ticks(46_875_000_000));
+    }
+
+    #[test]
+    fn last_frame_at_inverts_of_frame() {
+        for rate in [24, 30, 60, 64, 120, 7] {
+            for frame in -5..500 {
+                let t = Ticks::of_frame(frame, rate);
+                assert_eq!(t.last_frame_at(rate), frame);
+                assert_eq!((t - Ticks(1)).last_frame_at(rate), frame - 1);
+            }
+        }
+    }
+}
