@@ -129,7 +129,11 @@ impl Problems<'_> {
     /// "unknown variant" messages and adding a did-you-mean.
     fn toml_error(&mut self, error: &toml::de::Error, fallback: Range<usize>) {
         let span = error.span().unwrap_or(fallback);
-        let message = error.message().trim().to_string();
+        let message = error
+            .message()
+            .trim()
+            .replace("expected f64", "expected a number")
+            .replace("expected i64", "expected a whole number");
         let d = match unknown_name(&message) {
             Some((what, word, expected)) => {
                 let known = expected.join(", ");
@@ -152,7 +156,7 @@ impl Problems<'_> {
             return false;
         }
         if v.abs() > 1e6 {
-            self.error(value.span(), format!("{what} is {v}, beyond the ±1e6 that blendlab accepts"));
+            self.error(value.span(), format!("{what} is {v:e}, beyond the ±1e6 that blendlab accepts"));
             return false;
         }
         true

@@ -7,7 +7,7 @@ use toml::Spanned;
 
 /// `[clips.NAME]`: a motion with a length and a loop flag (Unity: AnimationClip).
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a clip table like { length = 1.0, loop = true }")]
 pub struct RawClip {
     /// Seconds, > 0.
     pub length: Spanned<f64>,
@@ -17,7 +17,7 @@ pub struct RawClip {
 
 /// `[parameters.NAME]`: optional per-parameter settings.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a parameter table like { default = 0.0, smooth_time = 0.1 }")]
 pub struct RawParameter {
     pub default: Option<Spanned<f64>>,
     /// SmoothDamp time in seconds (REFERENCE §2.7); absent or 0 means no smoothing.
@@ -73,7 +73,7 @@ pub enum SyncMode {
 
 /// `[blend_trees.NAME]`.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a blend tree table with `type` and `children`")]
 pub struct RawBlendTree {
     #[serde(rename = "type")]
     pub kind: Spanned<BlendKind>,
@@ -92,7 +92,7 @@ pub struct RawBlendTree {
 
 /// One child of a blend tree.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a child table like { motion = \"idle\", threshold = 0.0 }")]
 pub struct RawChild {
     /// A clip or another blend tree of the library.
     pub motion: Spanned<String>,

@@ -1,7 +1,8 @@
 //! Actor handles in Lua: `actor:set`, `:get`, `:weights`, `:output_weight`, `:time`,
-//! `:table`, `:name`.
+//! `:table`, `:name`. A handle is a userdata holding the actor id; its methods are raw Rust
+//! functions (`actor_*` in the raw table) wrapped by the prelude and found through `__index`.
 
-use mlua::{Lua, UserData, UserDataMethods};
+use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
 use super::Shared;
 use super::api::located;
@@ -10,10 +11,23 @@ use crate::graph::Graph;
 use crate::report::weight_table;
 use crate::session::ActorId;
 
-/// What Lua holds for an actor: its id and the shared host state.
+/// Registry key of the table of wrapped actor methods.
+pub(crate) const METHODS_KEY: &str = "blendlab.actor_methods";
+
+/// What Lua holds for an actor.
 pub(crate) struct ActorRef {
     pub id: ActorId,
-    pub state: Shared,
+}
+
+impl UserData for ActorRef {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_function("__index", |lua, (_, key): (AnyUserData, String)| {
+            lua.named_registry_value::<Table>(METHODS_KEY)?.get::<mlua::Value>(key)
+        });
+        methods.add_meta_function("__tostring", |lua, this: AnyUserData| {
+            lua.named_registry_value::<Table>(METHODS_KEY)?.get::<mlua::Function>("__tostring")?.call::<String>(this)
+        });
+    }
 }
 
 /// Channel index from an optional name (the first channel by default).
@@ -22,33 +36,49 @@ fn channel(lua: &Lua, graph: &Graph, name: Option<String>) -> mlua::Result<usize
     graph.channels().iter().position(|c| *c == name).ok_or_else(|| {
         let hint =
             suggestion(&name, graph.channels().iter().map(String::as_str)).map_or(String::new(), |h| format!("; {h}"));
-        located(lua, format!("no channel `{name}` (channels: {}){hint}", graph.channels().join(", ")))
+        located(lua, format!("actor: no channel `{name}` (channels: {}){hint}", graph.channels().join(", ")))
     })
 }
 
 /// Share of the default pose under which `<default>` is left out of `weights()`.
 const DEFAULT_EPSILON: f64 = 1e-12;
 
-impl UserData for ActorRef {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("name", |_, this, ()| Ok(this.state.borrow().session.actor(this.id).name.clone()));
+type Actor<'a> = UserDataRef<ActorRef>;
 
-        methods.add_method("set", |lua, this, (param, value): (String, f64)| {
-            this.state
-                .borrow_mut()
+/// Adds `actor_NAME` functions (first argument: the handle) to the raw table.
+pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
+    let s = state.clone();
+    raw.set(
+        "actor_name",
+        lua.create_function(move |_, this: Actor| Ok(s.borrow().session.actor(this.id).name.clone()))?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_set",
+        lua.create_function(move |lua, (this, param, value): (Actor, String, f64)| {
+            s.borrow_mut()
                 .session
                 .set_param(this.id, &param, value)
-                .map_err(|e| located(lua, format!("set: {e}")))
-        });
+                .map_err(|e| located(lua, format!("actor:set: {e}")))
+        })?,
+    )?;
 
-        methods.add_method("get", |lua, this, param: String| {
+    let s = state.clone();
+    raw.set(
+        "actor_get",
+        lua.create_function(move |lua, (this, param): (Actor, String)| {
             let state =
-                this.state.borrow().session.param(this.id, &param).map_err(|e| located(lua, format!("get: {e}")))?;
+                s.borrow().session.param(this.id, &param).map_err(|e| located(lua, format!("actor:get: {e}")))?;
             Ok((state.raw, state.smoothed))
-        });
+        })?,
+    )?;
 
-        methods.add_method("weights", |lua, this, name: Option<String>| {
-            let host = this.state.borrow();
+    let s = state.clone();
+    raw.set(
+        "actor_weights",
+        lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
+            let host = s.borrow();
             let graph = host.session.actor(this.id).graph();
             let c = channel(lua, graph, name)?;
             let table = lua.create_table()?;
@@ -59,34 +89,51 @@ impl UserData for ActorRef {
                 table.set("<default>", graph.default_share(c))?;
             }
             Ok(table)
-        });
+        })?,
+    )?;
 
-        methods.add_method("output_weight", |lua, this, name: Option<String>| {
-            let host = this.state.borrow();
+    let s = state.clone();
+    raw.set(
+        "actor_output_weight",
+        lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
+            let host = s.borrow();
             let graph = host.session.actor(this.id).graph();
             Ok(graph.output_weight(channel(lua, graph, name)?))
-        });
+        })?,
+    )?;
 
-        methods.add_method("time", |lua, this, leaf: String| {
-            let host = this.state.borrow();
+    let s = state.clone();
+    raw.set(
+        "actor_time",
+        lua.create_function(move |lua, (this, leaf): (Actor, String)| {
+            let host = s.borrow();
             let graph = host.session.actor(this.id).graph();
             let index = graph.leaf_index(&leaf).ok_or_else(|| {
                 let hint = suggestion(&leaf, graph.leaves().iter().map(|l| l.name.as_str()))
                     .map_or(String::new(), |h| format!("; {h}"));
-                located(lua, format!("time: no leaf `{leaf}`{hint}"))
+                located(lua, format!("actor:time: no leaf `{leaf}`{hint}"))
             })?;
             Ok(graph.local_time(index))
-        });
+        })?,
+    )?;
 
-        methods.add_method("table", |_, this, ()| {
-            let host = this.state.borrow();
+    let s = state.clone();
+    raw.set(
+        "actor_table",
+        lua.create_function(move |_, this: Actor| {
+            let host = s.borrow();
             Ok(weight_table(&host.session, this.id, Default::default()).trim_end().to_string())
-        });
+        })?,
+    )?;
 
-        methods.add_meta_method("__tostring", |_, this, ()| {
-            let host = this.state.borrow();
+    let s = state.clone();
+    raw.set(
+        "actor___tostring",
+        lua.create_function(move |_, this: Actor| {
+            let host = s.borrow();
             let actor = host.session.actor(this.id);
             Ok(format!("actor {} ({})", actor.name, actor.spec.describe()))
-        });
-    }
+        })?,
+    )?;
+    Ok(())
 }

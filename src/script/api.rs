@@ -10,30 +10,45 @@ use crate::config::suggestion;
 use crate::event::{Event, EventFilter, FieldValue, KIND_NAMES};
 use crate::session::ActorSpec;
 
-/// A Lua runtime error located at the Lua code that called into `bl`, as `file:line: msg`.
-pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
-    let at = lua
-        .inspect_stack(1, |frame| {
-            let source = frame.source().short_src.map(|s| s.to_string()).unwrap_or_default();
-            frame.current_line().map(|line| format!("{source}:{line}: "))
+/// Chunk name of the prelude; its frames are skipped when locating errors.
+const PRELUDE_NAME: &str = "=[bl]";
+
+/// The innermost stack frame of user Lua code: (source, current line).
+fn user_frame(lua: &Lua) -> Option<(String, usize)> {
+    (1..64).find_map(|level| {
+        lua.inspect_stack(level, |frame| {
+            let source = frame.source();
+            let name = source.source.as_deref().unwrap_or("");
+            let line = frame.current_line()?;
+            (source.what != "C" && name != PRELUDE_NAME).then(|| (name.to_string(), line))
         })
         .flatten()
-        .unwrap_or_default();
+    })
+}
+
+/// A Lua runtime error located at the user code that called into `bl`, as `file:line: msg`.
+pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
+    let at = user_frame(lua).map_or(String::new(), |(source, line)| {
+        let short = source.strip_prefix(['@', '=']).unwrap_or(&source).to_string();
+        format!("{short}:{line}: ")
+    });
     mlua::Error::RuntimeError(format!("{at}{message}"))
 }
 
 /// The folder of the Lua file that called into `bl` (the working directory for REPL lines).
 fn caller_dir(lua: &Lua) -> PathBuf {
-    lua.inspect_stack(1, |frame| frame.source().source.map(|s| s.to_string()))
-        .flatten()
-        .and_then(|source| {
+    user_frame(lua)
+        .and_then(|(source, _)| {
             source.strip_prefix('@').map(|p| Path::new(p).parent().unwrap_or(Path::new("")).to_path_buf())
         })
         .unwrap_or_default()
 }
 
+/// Installs `bl` and the actor methods: raw Rust functions, wrapped by the prelude so that
+/// errors reach Lua as plain located strings.
 pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let bl = lua.create_table()?;
+    super::actor::add_raw_methods(lua, &bl, state)?;
 
     let s = state.clone();
     bl.set(
@@ -52,7 +67,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         lua.create_function(move |lua, (name, spec): (String, Table)| {
             let spec = actor_spec(lua, &spec)?;
             let id = s.borrow_mut().session.spawn(&name, spec).map_err(|e| located(lua, format!("bl.spawn: {e}")))?;
-            Ok(ActorRef { id, state: s.clone() })
+            Ok(ActorRef { id })
         })?,
     )?;
 
@@ -201,25 +216,25 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     )?;
 
     let s = state.clone();
-    lua.globals().set(
-        "print",
-        lua.create_function(move |lua, values: Variadic<Value>| {
-            let text: Vec<String> = values
-                .iter()
-                .map(|v| {
-                    lua.coerce_string(v.clone())
-                        .ok()
-                        .flatten()
-                        .map_or_else(|| format!("{v:?}"), |s| s.to_string_lossy())
-                })
-                .collect();
-            let mut host = s.borrow_mut();
-            writeln!(host.output.out, "{}", text.join("\t")).map_err(mlua::Error::external)?;
-            Ok(())
-        })?,
-    )?;
+    let print = lua.create_function(move |lua, values: Variadic<Value>| {
+        let tostring: Function = lua.globals().get("tostring")?;
+        let text = values.into_iter().map(|v| tostring.call::<String>(v)).collect::<mlua::Result<Vec<_>>>()?;
+        let mut host = s.borrow_mut();
+        writeln!(host.output.out, "{}", text.join("\t")).map_err(mlua::Error::external)?;
+        Ok(())
+    })?;
+    lua.globals().set("print", print)?;
 
-    lua.globals().set("bl", bl)?;
+    let message_of = lua.create_function(|lua, error: Value| {
+        Ok(match error {
+            Value::Error(e) => super::root_message(&e),
+            other => super::strip_traceback(&lua.globals().get::<Function>("tostring")?.call::<String>(other)?),
+        })
+    })?;
+    let prelude = lua.load(include_str!("prelude.lua")).set_name(PRELUDE_NAME);
+    let (public, actor_methods): (Table, Table) = prelude.call((bl, message_of))?;
+    lua.set_named_registry_value(super::actor::METHODS_KEY, actor_methods)?;
+    lua.globals().set("bl", public)?;
     Ok(())
 }
 

@@ -69,11 +69,16 @@ pub fn root_message(error: &mlua::Error) -> String {
     match error {
         mlua::Error::CallbackError { cause, .. } => root_message(cause),
         mlua::Error::WithContext { cause, .. } => root_message(cause),
-        mlua::Error::RuntimeError(message) => message.clone(),
-        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::RuntimeError(message) => strip_traceback(message),
+        mlua::Error::SyntaxError { message, .. } => strip_traceback(message),
         mlua::Error::ExternalError(e) => e.to_string(),
-        other => other.to_string(),
+        other => strip_traceback(&other.to_string()),
     }
+}
+
+/// A message without the `stack traceback:` Lua appends to errors that cross a call.
+pub(crate) fn strip_traceback(message: &str) -> String {
+    message.split("\nstack traceback:").next().unwrap_or(message).to_string()
 }
 
 impl Host {

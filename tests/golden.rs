@@ -1,0 +1,35 @@
+//! Golden outputs of headless runs: every `tests/scripts/*.lua` is compared with the `.out`
+//! beside it, and every `scripts/*.lua` with `tests/goldens/NAME.out`.
+//! `BLENDLAB_BLESS=1 cargo test --test golden` rewrites them.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{check_golden, files_in, run_script};
+
+fn check(scripts: &[PathBuf], golden_for: impl Fn(&PathBuf) -> PathBuf) {
+    assert!(!scripts.is_empty(), "no scripts found");
+    let failures: Vec<String> =
+        scripts.iter().filter_map(|script| check_golden(&golden_for(script), &run_script(script, &[]))).collect();
+    assert!(failures.is_empty(), "{} golden(s) differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn test_scripts_match_their_goldens() {
+    check(&files_in("tests/scripts", "lua"), |script| script.with_extension("out"));
+}
+
+#[test]
+fn sample_scripts_match_their_goldens() {
+    check(&files_in("scripts", "lua"), |script| {
+        PathBuf::from("tests/goldens").join(script.file_name().unwrap()).with_extension("out")
+    });
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    for script in files_in("tests/scripts", "lua").into_iter().chain(files_in("scripts", "lua")) {
+        assert_eq!(run_script(&script, &[]), run_script(&script, &[]), "{}", script.display());
+    }
+}
