@@ -7,12 +7,16 @@
 
 use std::collections::BTreeMap;
 
+mod timeline;
+
 use crate::config::raw::{BlendKind, RawBlendTree, SyncMode};
 use crate::config::{Diagnostic, Named, ParsedFile, SourceFile, parse_file, suggestion};
+use crate::timeline::{Timeline, TimelineId};
 
 pub type ClipId = usize;
 pub type TreeId = usize;
 pub type ParamId = usize;
+pub type GraphId = usize;
 
 /// A motion of the catalog.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +73,39 @@ pub struct BlendTree {
 pub enum Asset {
     Clip(ClipId),
     BlendTree(TreeId),
+    Timeline(TimelineId),
+    Graph(GraphId),
+}
+
+/// What a graph layer plays.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum LayerSource {
+    BlendTree(TreeId),
+    Clip(ClipId),
+    /// A timeline slot; with `autoplay` it starts playing at spawn.
+    Timeline {
+        timeline: TimelineId,
+        autoplay: bool,
+    },
+}
+
+/// A compiled graph layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerDef {
+    pub name: String,
+    pub source: LayerSource,
+    pub weight: f64,
+    /// Channel indices; `None` = all channels.
+    pub mask: Option<Vec<usize>>,
+    pub additive: bool,
+}
+
+/// A compiled `[graphs.NAME]`: layers (bottom first) over named channels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphDef {
+    pub name: String,
+    pub channels: Vec<String>,
+    pub layers: Vec<LayerDef>,
 }
 
 /// The read-only library every actor runs from.
@@ -77,7 +114,9 @@ pub struct Snapshot {
     pub clips: Vec<Clip>,
     pub parameters: Vec<Parameter>,
     pub blend_trees: Vec<BlendTree>,
-    /// Every asset by name (clips and blend trees share one namespace).
+    pub timelines: Vec<Timeline>,
+    pub graphs: Vec<GraphDef>,
+    /// Every asset by name (clips, blend trees, timelines and graphs share one namespace).
     pub assets: BTreeMap<String, Asset>,
     /// The files it was built from, in load order, with the assets each defines.
     pub files: Vec<(String, Vec<String>)>,
@@ -91,6 +130,20 @@ impl Snapshot {
     pub fn blend_tree_id(&self, name: &str) -> Option<TreeId> {
         match self.assets.get(name) {
             Some(Asset::BlendTree(id)) => Some(*id),
+            _ => None,
+        }
+    }
+
+    pub fn timeline_id(&self, name: &str) -> Option<TimelineId> {
+        match self.assets.get(name) {
+            Some(Asset::Timeline(id)) => Some(*id),
+            _ => None,
+        }
+    }
+
+    pub fn graph_id(&self, name: &str) -> Option<GraphId> {
+        match self.assets.get(name) {
+            Some(Asset::Graph(id)) => Some(*id),
             _ => None,
         }
     }
@@ -120,8 +173,14 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
             file
         })
         .collect();
-    let mut builder =
-        Builder { sources, diagnostics, snapshot: Snapshot::default(), declared: 0, defined_at: BTreeMap::new() };
+    let mut builder = Builder {
+        sources,
+        diagnostics,
+        snapshot: Snapshot::default(),
+        declared: 0,
+        defined_at: BTreeMap::new(),
+        pending_mask_checks: Vec::new(),
+    };
     builder.build(&parsed);
     let Builder { mut diagnostics, snapshot, .. } = builder;
     let order: BTreeMap<&str, usize> = sources.iter().enumerate().map(|(i, s)| (s.path.as_str(), i)).collect();
@@ -138,6 +197,9 @@ struct Builder<'a> {
     declared: usize,
     /// Where each asset name was first defined: (file index, span start).
     defined_at: BTreeMap<String, (usize, usize)>,
+    /// Timeline layers of graphs whose masks are checked once all timelines are compiled:
+    /// (file, span, timeline, graph channels, graph name).
+    pending_mask_checks: Vec<(usize, std::ops::Range<usize>, TimelineId, Vec<String>, String)>,
 }
 
 impl Builder<'_> {
@@ -167,25 +229,63 @@ impl Builder<'_> {
                     names.push(tree.name.clone());
                 }
             }
+            for timeline in &file.timelines {
+                if self.claim(f, timeline, "timeline") {
+                    names.push(timeline.name.clone());
+                }
+            }
+            for graph in &file.graphs {
+                if self.claim(f, graph, "graph") {
+                    names.push(graph.name.clone());
+                }
+            }
             self.snapshot.files.push((file.path.clone(), names));
         }
         self.declare_parameters(files);
         self.declared = self.snapshot.parameters.len();
-        // Blend trees get ids in load order, then their children are resolved.
-        let trees: Vec<(usize, &Named<RawBlendTree>)> = files
-            .iter()
-            .enumerate()
-            .flat_map(|(f, file)| file.blend_trees.iter().map(move |t| (f, t)))
-            .filter(|(f, t)| self.defined_at.get(&t.name).is_some_and(|(df, ds)| df == f && *ds == t.span.start))
-            .collect();
+        // Every asset gets its id before any reference is resolved.
+        let trees = self.claimed(files, |f| &f.blend_trees);
+        let timelines = self.claimed(files, |f| &f.timelines);
+        let graphs = self.claimed(files, |f| &f.graphs);
         for (id, (_, tree)) in trees.iter().enumerate() {
             self.snapshot.assets.insert(tree.name.clone(), Asset::BlendTree(id));
+        }
+        for (id, (_, timeline)) in timelines.iter().enumerate() {
+            self.snapshot.assets.insert(timeline.name.clone(), Asset::Timeline(id));
+        }
+        for (id, (_, graph)) in graphs.iter().enumerate() {
+            self.snapshot.assets.insert(graph.name.clone(), Asset::Graph(id));
         }
         for (f, tree) in &trees {
             let compiled = self.blend_tree(*f, tree);
             self.snapshot.blend_trees.push(compiled);
         }
         self.check_cycles(&trees);
+        for (f, timeline) in &timelines {
+            let compiled = self.timeline(*f, timeline);
+            self.snapshot.timelines.push(compiled);
+        }
+        let spans: Vec<(usize, std::ops::Range<usize>)> = timelines.iter().map(|(f, t)| (*f, t.span.clone())).collect();
+        self.check_timeline_cycles(&spans);
+        for (f, graph) in &graphs {
+            let compiled = self.graph(*f, graph);
+            self.snapshot.graphs.push(compiled);
+        }
+        self.check_timeline_masks();
+    }
+
+    /// The entries of one kind that won their name (duplicates were reported by `claim`).
+    fn claimed<'f, T>(
+        &self,
+        files: &'f [ParsedFile],
+        of: fn(&ParsedFile) -> &Vec<Named<T>>,
+    ) -> Vec<(usize, &'f Named<T>)> {
+        files
+            .iter()
+            .enumerate()
+            .flat_map(|(f, file)| of(file).iter().map(move |t| (f, t)))
+            .filter(|(f, t)| self.defined_at.get(&t.name).is_some_and(|(df, ds)| df == f && *ds == t.span.start))
+            .collect()
     }
 
     /// Records a new asset name; reports a duplicate (across all files) and returns false.
@@ -288,9 +388,21 @@ impl Builder<'_> {
     }
 
     fn motion(&mut self, file: usize, name: &toml::Spanned<String>) -> Motion {
-        match self.snapshot.assets.get(name.get_ref()) {
-            Some(Asset::Clip(id)) => Motion::Clip(*id),
-            Some(Asset::BlendTree(id)) => Motion::Tree(*id),
+        let found = self.snapshot.assets.get(name.get_ref()).copied();
+        match found.map(timeline::is_blend_motion) {
+            Some(Some(motion)) => motion,
+            Some(None) => {
+                self.error(
+                    file,
+                    name.span(),
+                    format!(
+                        "`{}` is not a clip or blend tree; blend-tree children play clips or trees",
+                        name.get_ref()
+                    ),
+                    None,
+                );
+                Motion::Clip(0)
+            }
             None => {
                 let hint = suggestion(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
                 self.error(
@@ -306,11 +418,15 @@ impl Builder<'_> {
 
     /// Reports every blend-tree cycle once, at its first tree (in load order), naming it.
     fn check_cycles(&mut self, trees: &[(usize, &Named<RawBlendTree>)]) {
-        let mut cycles = std::collections::BTreeSet::new();
-        for start in 0..self.snapshot.blend_trees.len() {
-            self.collect_cycles(start, &mut vec![start], &mut cycles);
-        }
-        for cycle in cycles {
+        let graph: Vec<Vec<usize>> = self
+            .snapshot
+            .blend_trees
+            .iter()
+            .map(|t| {
+                t.children.iter().filter_map(|c| if let Motion::Tree(next) = c { Some(*next) } else { None }).collect()
+            })
+            .collect();
+        for cycle in find_cycles(&graph) {
             let names: Vec<&str> = cycle.iter().map(|&t| self.snapshot.blend_trees[t].name.as_str()).collect();
             let (file, tree) = trees[cycle[0]];
             let message = format!("blend tree cycle: {} → {}", names.join(" → "), names[0]);
@@ -322,27 +438,29 @@ impl Builder<'_> {
             );
         }
     }
+}
 
-    /// Depth-first search from the last tree of `path`; each cycle is stored rotated so that
-    /// its smallest tree id comes first.
-    fn collect_cycles(
-        &self,
-        tree: TreeId,
-        path: &mut Vec<TreeId>,
-        cycles: &mut std::collections::BTreeSet<Vec<TreeId>>,
-    ) {
-        for child in &self.snapshot.blend_trees[tree].children {
-            let Motion::Tree(next) = *child else { continue };
-            if let Some(at) = path.iter().position(|&t| t == next) {
+/// Every cycle of a directed graph given as adjacency lists, each once, rotated so that its
+/// smallest node comes first, in sorted order.
+fn find_cycles(graph: &[Vec<usize>]) -> std::collections::BTreeSet<Vec<usize>> {
+    fn walk(graph: &[Vec<usize>], path: &mut Vec<usize>, cycles: &mut std::collections::BTreeSet<Vec<usize>>) {
+        let node = *path.last().expect("the path starts with a node");
+        for &next in &graph[node] {
+            if let Some(at) = path.iter().position(|&n| n == next) {
                 let mut cycle = path[at..].to_vec();
-                let smallest = cycle.iter().enumerate().min_by_key(|(_, t)| **t).map_or(0, |(i, _)| i);
+                let smallest = cycle.iter().enumerate().min_by_key(|(_, n)| **n).map_or(0, |(i, _)| i);
                 cycle.rotate_left(smallest);
                 cycles.insert(cycle);
-            } else if path.len() <= self.snapshot.blend_trees.len() {
+            } else if path.len() <= graph.len() {
                 path.push(next);
-                self.collect_cycles(next, path, cycles);
+                walk(graph, path, cycles);
                 path.pop();
             }
         }
     }
+    let mut cycles = std::collections::BTreeSet::new();
+    for start in 0..graph.len() {
+        walk(graph, &mut vec![start], &mut cycles);
+    }
+    cycles
 }

@@ -42,6 +42,22 @@ pub enum FieldValue {
 /// What happened. The snake_case names returned by [`EventKind::name`] are a public contract.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
+    /// A timeline clip entered the active set (its interval contains the time).
+    ClipEnable { clip: String },
+    /// A timeline clip left the active set: weight 0, time frozen.
+    ClipDisable { clip: String },
+    /// A marker fired.
+    Signal { name: String, timeline: String },
+    /// A looping playback wrapped; `count` loops have completed.
+    TimelineLooped { timeline: String, count: u64 },
+    /// A playback with wrap `none` reached its duration.
+    TimelineComplete { timeline: String },
+    /// A playback was interrupted (or replaced).
+    TimelineInterrupted { timeline: String },
+    /// `play` named a timeline that does not exist.
+    TimelineMissing { timeline: String },
+    /// A playback jumped in time; `policy` says whether skipped markers fired.
+    Seek { timeline: String, from: Ticks, to: Ticks, policy: &'static str },
     /// A config reload succeeded; `generation` counts successful library builds.
     ReloadApplied { generation: u64, files: Vec<String> },
     /// A config reload failed; the last good library stays live.
@@ -54,6 +70,14 @@ impl EventKind {
     /// The event kind's contract name (`clip_begin`, `reload_applied`, …).
     pub fn name(&self) -> &'static str {
         match self {
+            EventKind::ClipEnable { .. } => "clip_enable",
+            EventKind::ClipDisable { .. } => "clip_disable",
+            EventKind::Signal { .. } => "signal",
+            EventKind::TimelineLooped { .. } => "timeline_looped",
+            EventKind::TimelineComplete { .. } => "timeline_complete",
+            EventKind::TimelineInterrupted { .. } => "timeline_interrupted",
+            EventKind::TimelineMissing { .. } => "timeline_missing",
+            EventKind::Seek { .. } => "seek",
             EventKind::ReloadApplied { .. } => "reload_applied",
             EventKind::ReloadFailed { .. } => "reload_failed",
             EventKind::Warning { .. } => "warning",
@@ -63,7 +87,22 @@ impl EventKind {
     /// The kind-specific fields, in a fixed order.
     pub fn fields(&self) -> Vec<(&'static str, FieldValue)> {
         use FieldValue::*;
+        let text = |s: &String| Text(s.clone());
         match self {
+            EventKind::ClipEnable { clip } | EventKind::ClipDisable { clip } => vec![("clip", text(clip))],
+            EventKind::Signal { name, timeline } => vec![("name", text(name)), ("timeline", text(timeline))],
+            EventKind::TimelineLooped { timeline, count } => {
+                vec![("timeline", text(timeline)), ("count", Int(*count as i64))]
+            }
+            EventKind::TimelineComplete { timeline }
+            | EventKind::TimelineInterrupted { timeline }
+            | EventKind::TimelineMissing { timeline } => vec![("timeline", text(timeline))],
+            EventKind::Seek { timeline, from, to, policy } => vec![
+                ("timeline", text(timeline)),
+                ("from", Number(from.secs())),
+                ("to", Number(to.secs())),
+                ("policy", Text(policy.to_string())),
+            ],
             EventKind::ReloadApplied { generation, files } => {
                 vec![("generation", Int(*generation as i64)), ("files", Text(files.join(",")))]
             }

@@ -6,57 +6,120 @@
 //! an override layer `k` covering the channel with `w_k = weight × coverage(source)` gives
 //! each of its leaves `remaining × weight × share(leaf)` and leaves `remaining × (1 − w_k)`
 //! below it; an additive layer gives `weight × share(leaf)` in the additive column and takes
-//! nothing; what remains after layer 0 is the default pose (`<default>`).
+//! nothing; what remains after layer 0 is the default pose (`<default>`). A source's shares
+//! already include its own composition (a timeline's layer mixer, a tree's nesting), and its
+//! coverage is their sum.
 
 use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
-use crate::compile::{ParamId, Snapshot, TreeId};
+use crate::compile::{ClipId, GraphDef, LayerSource, ParamId, Snapshot, TreeId};
+use crate::event::EventKind;
+use crate::time::Ticks;
+use crate::timeline::TimelineId;
+use crate::timeline::playback::{Playback, PlaybackState};
 
 /// The channel of a graph that does not name any.
 pub const DEFAULT_CHANNEL: &str = "body";
+
+/// A single clip playing on its own: loops wrap at the length, one-shots hold at the end.
+#[derive(Clone, Debug)]
+pub struct ClipRuntime {
+    pub clip: ClipId,
+    pub name: String,
+    pub time: f64,
+}
+
+/// A layer's timeline slot: the timeline it names and the playback on it, if any.
+#[derive(Clone, Debug)]
+pub struct TimelineSlot {
+    pub timeline: TimelineId,
+    pub playback: Option<Playback>,
+    /// Identifies the playback for handles (unique within a session).
+    pub serial: u64,
+}
 
 /// What a layer plays.
 #[derive(Clone, Debug)]
 pub enum Source {
     BlendTree(TreeRuntime),
+    Clip(ClipRuntime),
+    Timeline(TimelineSlot),
 }
+
+const FULL: [f64; 1] = [1.0];
 
 impl Source {
     fn leaf_names(&self) -> Vec<String> {
         match self {
             Source::BlendTree(tree) => tree.leaves().iter().map(|l| l.name.clone()).collect(),
+            Source::Clip(clip) => vec![clip.name.clone()],
+            Source::Timeline(slot) => {
+                slot.playback.iter().flat_map(|p| p.leaves().iter().map(|l| l.name.clone())).collect()
+            }
         }
     }
 
-    /// Each leaf's share of this source's output.
-    fn shares(&self) -> &[f64] {
+    /// Each leaf's share of this source's output in `channel`.
+    fn shares(&self, channel: usize) -> &[f64] {
         match self {
             Source::BlendTree(tree) => tree.leaf_weights(),
+            Source::Clip(_) => &FULL,
+            Source::Timeline(slot) => slot.playback.as_ref().map_or(&[], |p| p.shares(channel)),
         }
     }
 
-    fn times(&self) -> &[f64] {
+    fn time(&self, leaf: usize) -> f64 {
         match self {
-            Source::BlendTree(tree) => tree.leaf_times(),
+            Source::BlendTree(tree) => tree.leaf_times()[leaf],
+            Source::Clip(clip) => clip.time,
+            Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.leaf_time(leaf)),
         }
     }
 
-    /// How much of the channel this source fills, in [0, 1].
-    fn coverage(&self) -> f64 {
+    /// How much of `channel` this source fills, in [0, 1].
+    fn coverage(&self, channel: usize) -> f64 {
         match self {
             Source::BlendTree(tree) => tree.coverage(),
+            Source::Clip(_) => 1.0,
+            Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.coverage(channel)),
         }
     }
 
-    fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
+    /// The source's output weight in `channel` (for a timeline: its root mixer's value).
+    fn output_weight(&self, channel: usize) -> f64 {
+        match self {
+            Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.output_weight(channel)),
+            other => other.coverage(channel),
+        }
+    }
+
+    fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64, now: Ticks, events: &mut Vec<EventKind>) {
         match self {
             Source::BlendTree(tree) => tree.update(snapshot, params, dt),
+            Source::Clip(clip) => {
+                let def = &snapshot.clips[clip.clip];
+                clip.time = if def.looping {
+                    (clip.time + dt).rem_euclid(def.length)
+                } else {
+                    (clip.time + dt).min(def.length)
+                };
+            }
+            Source::Timeline(slot) => {
+                if let Some(playback) = &mut slot.playback {
+                    if dt > 0.0 {
+                        playback.advance(snapshot, params, now, dt, events);
+                    } else {
+                        playback.evaluate_now(snapshot, params, now, events);
+                    }
+                }
+            }
         }
     }
 
     fn parameters(&self) -> &[ParamId] {
         match self {
             Source::BlendTree(tree) => tree.parameters(),
+            _ => &[],
         }
     }
 }
@@ -70,6 +133,12 @@ pub struct Layer {
     pub mask: Option<Vec<usize>>,
     pub additive: bool,
     pub source: Source,
+}
+
+impl Layer {
+    fn covers(&self, channel: usize) -> bool {
+        self.mask.as_ref().is_none_or(|m| m.contains(&channel))
+    }
 }
 
 /// A leaf of the whole graph.
@@ -94,45 +163,94 @@ pub struct Graph {
     additive: Vec<Vec<f64>>,
     /// `<default>` share per channel.
     defaults: Vec<f64>,
+    outputs: Vec<f64>,
+    /// Which leaves belong to each layer (leaves are listed layer by layer).
+    layer_leaves: Vec<std::ops::Range<usize>>,
 }
 
 impl Graph {
     /// A graph with the given layers over `channels` (bottom layer first).
     pub fn new(channels: Vec<String>, layers: Vec<Layer>) -> Self {
+        let mut graph = Graph {
+            defaults: vec![1.0; channels.len()],
+            outputs: vec![0.0; channels.len()],
+            effective: Vec::new(),
+            additive: Vec::new(),
+            leaves: Vec::new(),
+            layer_leaves: Vec::new(),
+            channels,
+            layers,
+        };
+        graph.relist_leaves();
+        graph
+    }
+
+    /// Lists the leaves of every layer; names two layers share get a `layer/` prefix.
+    fn relist_leaves(&mut self) {
         let mut leaves: Vec<GraphLeaf> = Vec::new();
-        for (layer_index, layer) in layers.iter().enumerate() {
+        self.layer_leaves.clear();
+        for (layer_index, layer) in self.layers.iter().enumerate() {
+            let first = leaves.len();
             for (index, name) in layer.source.leaf_names().into_iter().enumerate() {
                 leaves.push(GraphLeaf { name, layer: layer_index, index });
             }
+            self.layer_leaves.push(first..leaves.len());
         }
         let names: Vec<String> = leaves.iter().map(|l| l.name.clone()).collect();
         for leaf in &mut leaves {
-            let shared = names.iter().filter(|n| **n == leaf.name).count() > 1;
-            if shared {
-                leaf.name = format!("{}/{}", layers[leaf.layer].name, leaf.name);
+            if names.iter().filter(|n| **n == leaf.name).count() > 1 {
+                leaf.name = format!("{}/{}", self.layers[leaf.layer].name, leaf.name);
             }
         }
-        let zeros = vec![vec![0.0; leaves.len()]; channels.len()];
-        Graph {
-            defaults: vec![1.0; channels.len()],
-            effective: zeros.clone(),
-            additive: zeros,
-            channels,
-            layers,
-            leaves,
-        }
+        let zeros = vec![vec![0.0; leaves.len()]; self.channels.len()];
+        self.effective = zeros.clone();
+        self.additive = zeros;
+        self.leaves = leaves;
     }
 
     /// The graph of `bl.spawn{ blend_tree = … }`: one channel, one layer `base` at weight 1.
     pub fn for_blend_tree(snapshot: &Snapshot, tree: TreeId) -> Self {
-        let layer = Layer {
-            name: "base".into(),
-            weight: 1.0,
-            mask: None,
-            additive: false,
-            source: Source::BlendTree(TreeRuntime::new(snapshot, tree)),
-        };
-        Graph::new(vec![DEFAULT_CHANNEL.into()], vec![layer])
+        let source = Source::BlendTree(TreeRuntime::new(snapshot, tree));
+        Graph::new(vec![DEFAULT_CHANNEL.into()], vec![full_layer("base", source)])
+    }
+
+    /// The graph of `bl.spawn{ timeline = … }`: channel `body` plus the channels the
+    /// timeline's masks name, one layer `timeline` playing it from time 0 at `now`.
+    pub fn for_timeline(snapshot: &Snapshot, timeline: TimelineId, now: Ticks, serial: u64) -> Self {
+        let mut channels = vec![DEFAULT_CHANNEL.to_string()];
+        for channel in snapshot.timelines[timeline].mask_channels() {
+            if !channels.contains(&channel) {
+                channels.push(channel);
+            }
+        }
+        let playback = Playback::new(snapshot, timeline, &channels, now, Ticks::ZERO);
+        let slot = TimelineSlot { timeline, playback: Some(playback), serial };
+        Graph::new(channels, vec![full_layer("timeline", Source::Timeline(slot))])
+    }
+
+    /// The graph of `bl.spawn{ graph = … }`; timeline layers with autoplay start at `now`
+    /// with serials from `next_serial`.
+    pub fn from_def(snapshot: &Snapshot, def: &GraphDef, now: Ticks, next_serial: &mut u64) -> Self {
+        let layers = def
+            .layers
+            .iter()
+            .map(|l| {
+                let source = match l.source {
+                    LayerSource::BlendTree(tree) => Source::BlendTree(TreeRuntime::new(snapshot, tree)),
+                    LayerSource::Clip(clip) => {
+                        Source::Clip(ClipRuntime { clip, name: snapshot.clips[clip].name.clone(), time: 0.0 })
+                    }
+                    LayerSource::Timeline { timeline, autoplay } => {
+                        let playback =
+                            autoplay.then(|| Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO));
+                        *next_serial += 1;
+                        Source::Timeline(TimelineSlot { timeline, playback, serial: *next_serial })
+                    }
+                };
+                Layer { name: l.name.clone(), weight: l.weight, mask: l.mask.clone(), additive: l.additive, source }
+            })
+            .collect();
+        Graph::new(def.channels.clone(), layers)
     }
 
     pub fn channels(&self) -> &[String] {
@@ -161,20 +279,22 @@ impl Graph {
         &self.additive[channel]
     }
 
-    /// The default pose's share of `channel`.
+    /// The default pose's share of `channel`: `1 − Σ effective weights`.
     pub fn default_share(&self, channel: usize) -> f64 {
         self.defaults[channel]
     }
 
-    /// The output weight (coverage) of `channel`: `1 − <default>`.
+    /// The output weight of `channel`: `1 − Π(1 − weight_k × output_k)` over the override
+    /// layers covering it, where a timeline's output is its root mixer's value (REFERENCE
+    /// §3.6). It can exceed `1 − <default>` when a base layer sits under a partial override.
     pub fn output_weight(&self, channel: usize) -> f64 {
-        1.0 - self.defaults[channel]
+        self.outputs[channel]
     }
 
     /// A leaf's local time in seconds.
     pub fn local_time(&self, leaf: usize) -> f64 {
         let l = &self.leaves[leaf];
-        self.layers[l.layer].source.times()[l.index]
+        self.layers[l.layer].source.time(l.index)
     }
 
     /// Every parameter the graph reads, in order of first use.
@@ -190,21 +310,108 @@ impl Graph {
         all
     }
 
+    /// The layer a `play` without a layer name goes to: the top-most timeline layer, if any.
+    pub fn default_timeline_layer(&self) -> Option<usize> {
+        self.layers.iter().rposition(|l| matches!(l.source, Source::Timeline(_)))
+    }
+
+    pub fn layer_index(&self, name: &str) -> Option<usize> {
+        self.layers.iter().position(|l| l.name == name)
+    }
+
+    /// Adds a full-weight timeline layer named `name` on top and returns its index.
+    pub fn push_timeline_layer(&mut self, name: &str, timeline: TimelineId) -> usize {
+        let slot = TimelineSlot { timeline, playback: None, serial: 0 };
+        self.layers.push(full_layer(name, Source::Timeline(slot)));
+        self.relist_leaves();
+        self.layers.len() - 1
+    }
+
+    /// Starts `playback` on timeline layer `layer` (replacing and interrupting what played
+    /// there), evaluated at once. Returns false if the layer is not a timeline layer.
+    pub fn play(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        layer: usize,
+        playback: Playback,
+        serial: u64,
+        now: Ticks,
+        events: &mut Vec<EventKind>,
+    ) -> Option<Option<(u64, PlaybackState)>> {
+        let Source::Timeline(slot) = &mut self.layers[layer].source else { return None };
+        let replaced = slot.playback.take().map(|mut old| {
+            old.stop(snapshot, PlaybackState::Interrupted, events);
+            (slot.serial, old.state())
+        });
+        slot.timeline = playback.timeline;
+        slot.serial = serial;
+        let mut playback = playback;
+        playback.evaluate_now(snapshot, params, now, events);
+        slot.playback = Some(playback);
+        self.relist_leaves();
+        self.compose();
+        Some(replaced)
+    }
+
+    /// The playback with `serial`, if it is on a layer.
+    pub fn playback_mut(&mut self, serial: u64) -> Option<&mut Playback> {
+        self.layers.iter_mut().find_map(|l| match &mut l.source {
+            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_mut(),
+            _ => None,
+        })
+    }
+
+    /// The playback with `serial`, if it is on a layer.
+    pub fn playback(&self, serial: u64) -> Option<&Playback> {
+        self.layers.iter().find_map(|l| match &l.source {
+            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_ref(),
+            _ => None,
+        })
+    }
+
     /// Takes over `old`'s time state layer by layer, matching layers by name.
-    pub fn carry_state_from(&mut self, snapshot: &Snapshot, old: &Graph) {
+    pub fn carry_state_from(&mut self, snapshot: &Snapshot, old_snapshot: &Snapshot, old: &Graph) {
         for layer in &mut self.layers {
             let Some(previous) = old.layers.iter().find(|l| l.name == layer.name) else { continue };
             match (&mut layer.source, &previous.source) {
                 (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(snapshot, old),
+                (Source::Clip(new), Source::Clip(old)) => new.time = old.time.min(snapshot.clips[new.clip].length),
+                (Source::Timeline(new), Source::Timeline(old)) => {
+                    new.serial = old.serial;
+                    new.playback = old.playback.as_ref().and_then(|p| {
+                        let timeline = snapshot.timeline_id(&old_snapshot.timelines[p.timeline].name)?;
+                        new.timeline = timeline;
+                        Some(p.carry_over(snapshot, old_snapshot, timeline, &self.channels))
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.relist_leaves();
+    }
+
+    /// Calls `f` on every playback.
+    pub fn for_each_playback(&mut self, mut f: impl FnMut(&mut Playback)) {
+        for layer in &mut self.layers {
+            if let Source::Timeline(TimelineSlot { playback: Some(p), .. }) = &mut layer.source {
+                f(p);
             }
         }
     }
 
-    /// One logic frame (`dt` seconds; 0 only evaluates): update every source, then recompute
-    /// the effective weights.
-    pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
+    /// One logic frame (`dt` seconds; 0 only evaluates) at clock time `now`: update every
+    /// source, then recompute the effective weights.
+    pub fn update(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        dt: f64,
+        now: Ticks,
+        events: &mut Vec<EventKind>,
+    ) {
         for layer in &mut self.layers {
-            layer.source.update(snapshot, params, dt);
+            layer.source.update(snapshot, params, dt, now, events);
         }
         self.compose();
     }
@@ -212,26 +419,30 @@ impl Graph {
     fn compose(&mut self) {
         for channel in 0..self.channels.len() {
             let mut remaining = 1.0;
+            let mut untouched = 1.0;
             self.effective[channel].fill(0.0);
             self.additive[channel].fill(0.0);
-            for (layer_index, layer) in self.layers.iter().enumerate().rev() {
-                if layer.mask.as_ref().is_some_and(|m| !m.contains(&channel)) {
+            for (layer, range) in self.layers.iter().zip(&self.layer_leaves).rev() {
+                if !layer.covers(channel) {
                     continue;
                 }
-                let shares = layer.source.shares();
-                let leaves = self.leaves.iter().enumerate().filter(|(_, l)| l.layer == layer_index);
-                if layer.additive {
-                    for (i, leaf) in leaves {
-                        self.additive[channel][i] = layer.weight * shares[leaf.index];
-                    }
-                } else {
-                    for (i, leaf) in leaves {
-                        self.effective[channel][i] = remaining * layer.weight * shares[leaf.index];
-                    }
-                    remaining *= 1.0 - layer.weight * layer.source.coverage();
+                let shares = layer.source.shares(channel);
+                let column = if layer.additive { &mut self.additive[channel] } else { &mut self.effective[channel] };
+                let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
+                for (i, share) in range.clone().zip(shares) {
+                    column[i] = scale * share;
+                }
+                if !layer.additive {
+                    remaining *= 1.0 - layer.weight * layer.source.coverage(channel).min(1.0);
+                    untouched *= 1.0 - layer.weight * layer.source.output_weight(channel).min(1.0);
                 }
             }
             self.defaults[channel] = remaining;
+            self.outputs[channel] = 1.0 - untouched;
         }
     }
+}
+
+fn full_layer(name: &str, source: Source) -> Layer {
+    Layer { name: name.into(), weight: 1.0, mask: None, additive: false, source }
 }

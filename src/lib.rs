@@ -15,3 +15,4 @@ pub mod report;
 pub mod script;
 pub mod session;
 pub mod time;
+pub mod timeline;

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use owo_colors::OwoColorize;
 
 use crate::event::{Event, FieldValue};
+use crate::graph::{Source, TimelineSlot};
 use crate::session::{ActorId, Session};
+use crate::timeline::playback::Playback;
 
 /// Cells of the widest bar (weight 1).
 const BAR_CELLS: usize = 20;
@@ -140,5 +142,93 @@ mod tests {
     fn negative_zero_prints_as_zero() {
         assert_eq!(fixed(-1e-9), "0.000000");
         assert_eq!(fixed(0.1234567), "0.123457");
+    }
+}
+
+/// The live graph of one actor as a tree (like Unity's PlayableGraph Visualizer): each layer
+/// with its weight, mask and source; for timelines each track's layer mixer and each mixer's
+/// inputs with raw → normalized weights and local times; for other sources each leaf's share.
+pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
+    let actor = session.actor(id);
+    let graph = actor.graph();
+    let snapshot = session.snapshot();
+    let clock = session.clock();
+    let mut out = String::new();
+    let title = format!("{} · {} · frame {} · {} s", actor.name, actor.spec.describe(), clock.frame(), clock.time());
+    let _ = writeln!(out, "{}", style.paint(&title, |t| t.bold().to_string()));
+    let channels = graph.channels();
+    let _ = writeln!(
+        out,
+        "output {}",
+        channels
+            .iter()
+            .enumerate()
+            .map(|(c, name)| format!("{name} {}", fixed(graph.output_weight(c))))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    );
+    for (l, layer) in graph.layers().iter().enumerate() {
+        let mask = layer.mask.as_ref().map_or(String::new(), |m| {
+            format!("  mask [{}]", m.iter().map(|&c| channels[c].as_str()).collect::<Vec<_>>().join(", "))
+        });
+        let additive = if layer.additive { "  additive" } else { "" };
+        let source = match &layer.source {
+            Source::BlendTree(_) => "blend tree".to_string(),
+            Source::Clip(clip) => format!("clip {}", clip.name),
+            Source::Timeline(slot) => match &slot.playback {
+                Some(p) => {
+                    format!("timeline {} ({}, t={} s)", snapshot.timelines[p.timeline].name, p.state().name(), p.time())
+                }
+                None => format!("timeline {} (not playing)", snapshot.timelines[slot.timeline].name),
+            },
+        };
+        let header = format!("layer {}  weight {}{mask}{additive}  {source}", layer.name, fixed(layer.weight));
+        let _ = writeln!(out, "{}", style.paint(&header, |t| t.cyan().to_string()));
+        match &layer.source {
+            Source::Timeline(TimelineSlot { playback: Some(p), .. }) => timeline_view(&mut out, snapshot, p),
+            _ => {
+                for (i, leaf) in graph.leaves().iter().enumerate().filter(|(_, leaf)| leaf.layer == l) {
+                    let _ = writeln!(
+                        out,
+                        "  {}  share {}  t {}",
+                        leaf.name,
+                        fixed(graph.weights(0)[i]),
+                        fixed(graph.local_time(i))
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Tracks, their layer mixers and clips of one playback.
+fn timeline_view(out: &mut String, snapshot: &crate::compile::Snapshot, playback: &Playback) {
+    let def = &snapshot.timelines[playback.timeline];
+    let view = playback.mixer_view();
+    for (t, track) in def.tracks.iter().enumerate() {
+        let _ = writeln!(out, "  track {}  output {}", track.name, fixed(view.track_outputs[t]));
+        for &l in &track.layers {
+            let layer = &def.layers[l];
+            let muted = if layer.muted { "  muted" } else { "" };
+            let _ = writeln!(
+                out,
+                "    mixer {}  input {} → {}{muted}",
+                layer.name,
+                fixed(view.layer_raw[l]),
+                fixed(view.layer_inputs[l])
+            );
+            for &c in &layer.clips {
+                let clip = &def.clips[c];
+                let _ = writeln!(
+                    out,
+                    "      {}  raw {} → {}  t {}",
+                    clip.name,
+                    fixed(view.clip_weights[c]),
+                    fixed(view.clip_shares[c]),
+                    fixed(view.clip_times[c])
+                );
+            }
+        }
     }
 }

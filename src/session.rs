@@ -16,6 +16,7 @@ use crate::config::suggestion;
 use crate::event::{Event, EventKind};
 use crate::graph::Graph;
 use crate::time::{Ticks, TimeError};
+use crate::timeline::playback::{Playback, PlaybackState, SeekPolicy};
 
 pub type ActorId = usize;
 
@@ -23,14 +24,25 @@ pub type ActorId = usize;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActorSpec {
     BlendTree(String),
+    Timeline(String),
+    Graph(String),
 }
 
 impl ActorSpec {
     pub fn describe(&self) -> String {
         match self {
             ActorSpec::BlendTree(name) => format!("blend_tree {name}"),
+            ActorSpec::Timeline(name) => format!("timeline {name}"),
+            ActorSpec::Graph(name) => format!("graph {name}"),
         }
     }
+}
+
+/// Names one playback: the actor it plays on and its serial number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlaybackHandle {
+    pub actor: ActorId,
+    pub serial: u64,
 }
 
 /// A thing in the world with parameters and a graph.
@@ -65,6 +77,12 @@ pub enum SessionError {
     UnknownParameter { actor: String, name: String, hint: Option<String> },
     #[error("parameter `{name}` must be a finite number, got {value}")]
     BadValue { name: String, value: f64 },
+    #[error("actor `{actor}` has no layer `{name}`{}", hint_suffix(.hint))]
+    UnknownLayer { actor: String, name: String, hint: Option<String> },
+    #[error("layer `{layer}` of actor `{actor}` does not play timelines")]
+    NotATimelineLayer { actor: String, layer: String },
+    #[error("this playback is no longer on its actor (it was replaced or the actor reloaded without it)")]
+    PlaybackGone,
     #[error("{0}")]
     Clock(#[from] ClockError),
     #[error("time {0}")]
@@ -89,6 +107,10 @@ pub struct Session {
     /// In scheduling order.
     schedule: Vec<Scheduled>,
     log: Vec<Event>,
+    /// The last playback serial handed out.
+    serial: u64,
+    /// Final states of playbacks that left their layer (replaced by a new `play`).
+    ended: std::collections::BTreeMap<u64, PlaybackState>,
 }
 
 impl Default for Session {
@@ -106,6 +128,8 @@ impl Session {
             actors: Vec::new(),
             schedule: Vec::new(),
             log: Vec::new(),
+            serial: 0,
+            ended: Default::default(),
         }
     }
 
@@ -148,6 +172,13 @@ impl Session {
         });
     }
 
+    /// Logs `events` for actor `id`, in order.
+    fn log_actor(&mut self, id: ActorId, events: Vec<EventKind>) {
+        let (frame, time) = (self.clock.frame(), self.clock.time());
+        let actor = &self.actors[id].name;
+        self.log.extend(events.into_iter().map(|kind| Event { frame, time, actor: Some(actor.clone()), kind }));
+    }
+
     /// Appends a `warning` event.
     pub fn warn(&mut self, message: impl Into<String>) {
         self.log(None, EventKind::Warning { message: message.into() });
@@ -169,13 +200,16 @@ impl Session {
                 .iter()
                 .map(|p| old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| actor.params[o]))
                 .collect();
-            match build_graph(&self.snapshot, &actor.spec) {
+            let now = self.clock.time();
+            match build_graph(&self.snapshot, &actor.spec, now, &mut self.serial) {
                 Ok(mut graph) => {
                     let actor = &mut self.actors[id];
-                    graph.carry_state_from(&self.snapshot, &actor.graph);
+                    graph.carry_state_from(&self.snapshot, &old, &actor.graph);
                     actor.params = params;
                     actor.graph = graph;
-                    actor.graph.update(&self.snapshot, &actor.params, 0.0);
+                    let mut events = Vec::new();
+                    actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
+                    self.log_actor(id, events);
                 }
                 Err(error) => {
                     let name = actor.name.clone();
@@ -198,12 +232,105 @@ impl Session {
         if self.actors.iter().any(|a| a.name == name) {
             return Err(SessionError::DuplicateActor(name.into()));
         }
-        let graph = build_graph(&self.snapshot, &spec)?;
+        let now = self.clock.time();
+        let graph = build_graph(&self.snapshot, &spec, now, &mut self.serial)?;
         let params = self.snapshot.parameters.iter().map(ParamState::at_default).collect();
         let mut actor = Actor { name: name.into(), spec, params, graph };
-        actor.graph.update(&self.snapshot, &actor.params, 0.0);
+        let mut events = Vec::new();
+        actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
         self.actors.push(actor);
-        Ok(self.actors.len() - 1)
+        let id = self.actors.len() - 1;
+        self.log_actor(id, events);
+        Ok(id)
+    }
+
+    /// Starts `timeline` on `actor` at timeline time `start`, on layer `layer` (default: the
+    /// top-most timeline layer, or a new layer named after the timeline on top). A missing
+    /// timeline logs `timeline_missing` and is an error — never an empty success.
+    pub fn play(
+        &mut self,
+        actor: ActorId,
+        timeline: &str,
+        layer: Option<&str>,
+        start: Ticks,
+    ) -> Result<PlaybackHandle, SessionError> {
+        let Some(id) = self.snapshot.timeline_id(timeline) else {
+            let name = self.actors[actor].name.clone();
+            self.log(Some(&name), EventKind::TimelineMissing { timeline: timeline.into() });
+            return Err(SessionError::UnknownAsset {
+                kind: "timeline",
+                name: timeline.into(),
+                hint: suggestion(timeline, self.snapshot.names_of(|a| matches!(a, Asset::Timeline(_)))),
+            });
+        };
+        let a = &self.actors[actor];
+        let index = match layer {
+            Some(name) => a.graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
+                actor: a.name.clone(),
+                name: name.into(),
+                hint: suggestion(name, a.graph.layers().iter().map(|l| l.name.as_str())),
+            })?,
+            None => match a.graph.default_timeline_layer() {
+                Some(index) => index,
+                None => self.actors[actor].graph.push_timeline_layer(timeline, id),
+            },
+        };
+        let now = self.clock.time();
+        self.serial += 1;
+        let serial = self.serial;
+        let a = &mut self.actors[actor];
+        let playback = Playback::new(&self.snapshot, id, a.graph.channels(), now, start);
+        let mut events = Vec::new();
+        let replaced =
+            a.graph.play(&self.snapshot, &a.params, index, playback, serial, now, &mut events).ok_or_else(|| {
+                SessionError::NotATimelineLayer { actor: a.name.clone(), layer: a.graph.layers()[index].name.clone() }
+            })?;
+        if let Some((old, state)) = replaced {
+            self.ended.insert(old, state);
+        }
+        self.log_actor(actor, events);
+        Ok(PlaybackHandle { actor, serial })
+    }
+
+    /// The state of a playback: on its layer, or how it ended when it was replaced.
+    pub fn playback_state(&self, handle: PlaybackHandle) -> Result<PlaybackState, SessionError> {
+        match self.actors[handle.actor].graph.playback(handle.serial) {
+            Some(playback) => Ok(playback.state()),
+            None => self.ended.get(&handle.serial).copied().ok_or(SessionError::PlaybackGone),
+        }
+    }
+
+    /// A playback's current timeline time.
+    pub fn playback_time(&self, handle: PlaybackHandle) -> Result<Ticks, SessionError> {
+        self.actors[handle.actor].graph.playback(handle.serial).map(Playback::time).ok_or(SessionError::PlaybackGone)
+    }
+
+    /// Interrupts a playing playback (nothing happens to one that already ended).
+    pub fn interrupt(&mut self, handle: PlaybackHandle) -> Result<(), SessionError> {
+        let mut events = Vec::new();
+        let a = &mut self.actors[handle.actor];
+        match a.graph.playback_mut(handle.serial) {
+            Some(playback) => playback.stop(&self.snapshot, PlaybackState::Interrupted, &mut events),
+            None if self.ended.contains_key(&handle.serial) => return Ok(()),
+            None => return Err(SessionError::PlaybackGone),
+        }
+        let now = self.clock.time();
+        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        self.log_actor(handle.actor, events);
+        Ok(())
+    }
+
+    /// Moves a playback to timeline time `to` (REFERENCE §3.7), recorded as a `seek` event.
+    pub fn seek(&mut self, handle: PlaybackHandle, to: f64, policy: SeekPolicy) -> Result<(), SessionError> {
+        let to = Ticks::from_secs(to)?;
+        let now = self.clock.time();
+        let mut events = Vec::new();
+        let a = &mut self.actors[handle.actor];
+        let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
+        playback.seek(&self.snapshot, &a.params, now, to, policy, &mut events);
+        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        self.log_actor(handle.actor, events);
+        Ok(())
     }
 
     fn parameter_of(&self, actor: ActorId, name: &str) -> Result<usize, SessionError> {
@@ -262,14 +389,19 @@ impl Session {
     /// Steps (2)–(4) of the current frame: smoothing, then every actor in spawn order.
     pub fn finish_frame(&mut self) {
         let dt = self.clock.frame_seconds();
-        let snapshot = &self.snapshot;
+        let now = self.clock.time();
         for actor in &mut self.actors {
-            for (state, param) in actor.params.iter_mut().zip(&snapshot.parameters) {
+            for (state, param) in actor.params.iter_mut().zip(&self.snapshot.parameters) {
                 state.smooth(param, dt);
             }
         }
-        for actor in &mut self.actors {
-            actor.graph.update(snapshot, &actor.params, dt);
+        let mut events = Vec::new();
+        for id in 0..self.actors.len() {
+            let actor = &mut self.actors[id];
+            actor.graph.update(&self.snapshot, &actor.params, dt, now, &mut events);
+            if !events.is_empty() {
+                self.log_actor(id, std::mem::take(&mut events));
+            }
         }
     }
 
@@ -285,16 +417,31 @@ impl Session {
     }
 }
 
-/// The graph an actor spec asks for, from `snapshot`.
-fn build_graph(snapshot: &Snapshot, spec: &ActorSpec) -> Result<Graph, SessionError> {
+/// The graph an actor spec asks for, from `snapshot`, starting timelines at `now`.
+fn build_graph(snapshot: &Snapshot, spec: &ActorSpec, now: Ticks, serial: &mut u64) -> Result<Graph, SessionError> {
+    let unknown = |kind: &'static str, name: &str, of: fn(&Asset) -> bool| SessionError::UnknownAsset {
+        kind,
+        name: name.into(),
+        hint: suggestion(name, snapshot.names_of(of)),
+    };
     match spec {
         ActorSpec::BlendTree(name) => {
-            let tree = snapshot.blend_tree_id(name).ok_or_else(|| SessionError::UnknownAsset {
-                kind: "blend tree",
-                name: name.clone(),
-                hint: suggestion(name, snapshot.names_of(|a| matches!(a, Asset::BlendTree(_)))),
-            })?;
+            let tree = snapshot
+                .blend_tree_id(name)
+                .ok_or_else(|| unknown("blend tree", name, |a| matches!(a, Asset::BlendTree(_))))?;
             Ok(Graph::for_blend_tree(snapshot, tree))
+        }
+        ActorSpec::Timeline(name) => {
+            let timeline = snapshot
+                .timeline_id(name)
+                .ok_or_else(|| unknown("timeline", name, |a| matches!(a, Asset::Timeline(_))))?;
+            *serial += 1;
+            Ok(Graph::for_timeline(snapshot, timeline, now, *serial))
+        }
+        ActorSpec::Graph(name) => {
+            let graph =
+                snapshot.graph_id(name).ok_or_else(|| unknown("graph", name, |a| matches!(a, Asset::Graph(_))))?;
+            Ok(Graph::from_def(snapshot, &snapshot.graphs[graph], now, serial))
         }
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod diagnostic;
 pub mod raw;
+pub mod timeline;
 
 use std::ops::Range;
 
@@ -39,10 +40,12 @@ pub struct ParsedFile {
     pub clips: Vec<Named<RawClip>>,
     pub parameters: Vec<Named<RawParameter>>,
     pub blend_trees: Vec<Named<RawBlendTree>>,
+    pub timelines: Vec<Named<timeline::RawTimeline>>,
+    pub graphs: Vec<Named<timeline::RawGraph>>,
 }
 
 /// The top-level tables this version understands.
-pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees"];
+pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees", "timelines", "graphs"];
 
 /// Parses and locally validates one file. Entries with problems are left out of the result
 /// and reported; the rest are returned so later checks can still run on them.
@@ -66,6 +69,8 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
             "clips" => parsed.clips = problems.entries(entries, validate_clip),
             "parameters" => parsed.parameters = problems.entries(entries, validate_parameter),
             "blend_trees" => parsed.blend_trees = problems.entries(entries, validate_blend_tree),
+            "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline),
+            "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph),
             other => {
                 let mut d = Diagnostic::error(
                     &source.path,

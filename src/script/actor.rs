@@ -1,6 +1,8 @@
-//! Actor handles in Lua: `actor:set`, `:get`, `:weights`, `:output_weight`, `:time`,
-//! `:table`, `:name`. A handle is a userdata holding the actor id; its methods are raw Rust
-//! functions (`actor_*` in the raw table) wrapped by the prelude and found through `__index`.
+//! Handles in Lua: actors (`actor:set`, `:get`, `:weights`, `:output_weight`, `:time`,
+//! `:table`, `:graph`, `:play`, `:name`) and playbacks (`:state`, `:time`, `:interrupt`,
+//! `:seek`). A handle is a userdata naming what it stands for; its methods are raw Rust
+//! functions (`actor_*`, `playback_*` in the raw table) wrapped by the prelude and found
+//! through `__index`.
 
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
@@ -8,25 +10,58 @@ use super::Shared;
 use super::api::located;
 use crate::config::suggestion;
 use crate::graph::Graph;
-use crate::report::weight_table;
-use crate::session::ActorId;
+use crate::report::{graph_view, weight_table};
+use crate::session::{ActorId, PlaybackHandle};
+use crate::time::Ticks;
+use crate::timeline::playback::SeekPolicy;
 
-/// Registry key of the table of wrapped actor methods.
-pub(crate) const METHODS_KEY: &str = "blendlab.actor_methods";
+/// Registry key of the table `{ actor = {…}, playback = {…} }` of wrapped methods.
+pub(crate) const METHODS_KEY: &str = "blendlab.methods";
 
-/// What Lua holds for an actor.
-pub(crate) struct ActorRef {
-    pub id: ActorId,
+/// What Lua holds for an actor or a playback.
+#[derive(Copy, Clone)]
+pub(crate) enum Handle {
+    Actor(ActorId),
+    Playback(PlaybackHandle),
 }
 
-impl UserData for ActorRef {
+impl Handle {
+    fn kind(self) -> &'static str {
+        match self {
+            Handle::Actor(_) => "actor",
+            Handle::Playback(_) => "playback",
+        }
+    }
+}
+
+fn methods_of(lua: &Lua, this: &AnyUserData) -> mlua::Result<Table> {
+    let kind = this.borrow::<Handle>()?.kind();
+    lua.named_registry_value::<Table>(METHODS_KEY)?.get::<Table>(kind)
+}
+
+impl UserData for Handle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_function("__index", |lua, (_, key): (AnyUserData, String)| {
-            lua.named_registry_value::<Table>(METHODS_KEY)?.get::<mlua::Value>(key)
+        methods.add_meta_function("__index", |lua, (this, key): (AnyUserData, String)| {
+            methods_of(lua, &this)?.get::<mlua::Value>(key)
         });
         methods.add_meta_function("__tostring", |lua, this: AnyUserData| {
-            lua.named_registry_value::<Table>(METHODS_KEY)?.get::<mlua::Function>("__tostring")?.call::<String>(this)
+            methods_of(lua, &this)?.get::<mlua::Function>("__tostring")?.call::<String>(this)
         });
+    }
+}
+
+/// The actor a handle names (an error for other handles).
+fn actor_id(this: &UserDataRef<Handle>) -> mlua::Result<ActorId> {
+    match **this {
+        Handle::Actor(id) => Ok(id),
+        Handle::Playback(_) => Err(mlua::Error::RuntimeError("expected an actor, got a playback handle".into())),
+    }
+}
+
+fn playback(this: &UserDataRef<Handle>) -> mlua::Result<PlaybackHandle> {
+    match **this {
+        Handle::Playback(handle) => Ok(handle),
+        Handle::Actor(_) => Err(mlua::Error::RuntimeError("expected a playback handle, got an actor".into())),
     }
 }
 
@@ -43,14 +78,14 @@ fn channel(lua: &Lua, graph: &Graph, name: Option<String>) -> mlua::Result<usize
 /// Share of the default pose under which `<default>` is left out of `weights()`.
 const DEFAULT_EPSILON: f64 = 1e-12;
 
-type Actor<'a> = UserDataRef<ActorRef>;
+type Actor = UserDataRef<Handle>;
 
 /// Adds `actor_NAME` functions (first argument: the handle) to the raw table.
 pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
     raw.set(
         "actor_name",
-        lua.create_function(move |_, this: Actor| Ok(s.borrow().session.actor(this.id).name.clone()))?,
+        lua.create_function(move |_, this: Actor| Ok(s.borrow().session.actor(actor_id(&this)?).name.clone()))?,
     )?;
 
     let s = state.clone();
@@ -59,7 +94,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         lua.create_function(move |lua, (this, param, value): (Actor, String, f64)| {
             s.borrow_mut()
                 .session
-                .set_param(this.id, &param, value)
+                .set_param(actor_id(&this)?, &param, value)
                 .map_err(|e| located(lua, format!("actor:set: {e}")))
         })?,
     )?;
@@ -68,8 +103,11 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_get",
         lua.create_function(move |lua, (this, param): (Actor, String)| {
-            let state =
-                s.borrow().session.param(this.id, &param).map_err(|e| located(lua, format!("actor:get: {e}")))?;
+            let state = s
+                .borrow()
+                .session
+                .param(actor_id(&this)?, &param)
+                .map_err(|e| located(lua, format!("actor:get: {e}")))?;
             Ok((state.raw, state.smoothed))
         })?,
     )?;
@@ -79,7 +117,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_weights",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
-            let graph = host.session.actor(this.id).graph();
+            let graph = host.session.actor(actor_id(&this)?).graph();
             let c = channel(lua, graph, name)?;
             let table = lua.create_table()?;
             for (leaf, weight) in graph.leaves().iter().zip(graph.weights(c)) {
@@ -97,7 +135,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_output_weight",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
-            let graph = host.session.actor(this.id).graph();
+            let graph = host.session.actor(actor_id(&this)?).graph();
             Ok(graph.output_weight(channel(lua, graph, name)?))
         })?,
     )?;
@@ -107,7 +145,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_time",
         lua.create_function(move |lua, (this, leaf): (Actor, String)| {
             let host = s.borrow();
-            let graph = host.session.actor(this.id).graph();
+            let graph = host.session.actor(actor_id(&this)?).graph();
             let index = graph.leaf_index(&leaf).ok_or_else(|| {
                 let hint = suggestion(&leaf, graph.leaves().iter().map(|l| l.name.as_str()))
                     .map_or(String::new(), |h| format!("; {h}"));
@@ -122,7 +160,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_table",
         lua.create_function(move |_, this: Actor| {
             let host = s.borrow();
-            Ok(weight_table(&host.session, this.id, Default::default()).trim_end().to_string())
+            Ok(weight_table(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
         })?,
     )?;
 
@@ -131,8 +169,115 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor___tostring",
         lua.create_function(move |_, this: Actor| {
             let host = s.borrow();
-            let actor = host.session.actor(this.id);
+            let actor = host.session.actor(actor_id(&this)?);
             Ok(format!("actor {} ({})", actor.name, actor.spec.describe()))
+        })?,
+    )?;
+    Ok(())
+}
+
+/// Adds `actor_play`, `actor_graph` and the `playback_*` functions to the raw table.
+pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
+    let s = state.clone();
+    raw.set(
+        "actor_graph",
+        lua.create_function(move |_, this: Actor| {
+            let host = s.borrow();
+            Ok(graph_view(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_play",
+        lua.create_function(move |lua, (this, timeline, options): (Actor, String, Option<Table>)| {
+            let id = actor_id(&this)?;
+            let layer: Option<String> = options.as_ref().map(|o| o.get("layer")).transpose()?.flatten();
+            let from: Option<f64> = options.as_ref().map(|o| o.get("from")).transpose()?.flatten();
+            let start =
+                Ticks::from_secs(from.unwrap_or(0.0)).map_err(|e| located(lua, format!("actor:play: from: {e}")))?;
+            let mut host = s.borrow_mut();
+            if host.session.snapshot().timeline_id(&timeline).is_none() {
+                let message = host.session.play(id, &timeline, layer.as_deref(), start).err().map(|e| e.to_string());
+                return Ok((mlua::Value::Nil, message));
+            }
+            let handle = host
+                .session
+                .play(id, &timeline, layer.as_deref(), start)
+                .map_err(|e| located(lua, format!("actor:play: {e}")))?;
+            Ok((mlua::Value::UserData(lua.create_userdata(Handle::Playback(handle))?), None))
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "playback_state",
+        lua.create_function(move |lua, this: Actor| {
+            let state = s
+                .borrow()
+                .session
+                .playback_state(playback(&this)?)
+                .map_err(|e| located(lua, format!("playback:state: {e}")))?;
+            Ok(state.name())
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "playback_time",
+        lua.create_function(move |lua, this: Actor| {
+            let time = s
+                .borrow()
+                .session
+                .playback_time(playback(&this)?)
+                .map_err(|e| located(lua, format!("playback:time: {e}")))?;
+            Ok(time.secs())
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "playback_interrupt",
+        lua.create_function(move |lua, this: Actor| {
+            s.borrow_mut()
+                .session
+                .interrupt(playback(&this)?)
+                .map_err(|e| located(lua, format!("playback:interrupt: {e}")))
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "playback_seek",
+        lua.create_function(move |lua, (this, to, policy): (Actor, f64, Option<String>)| {
+            let policy_name = policy.unwrap_or_else(|| "fire_skipped".into());
+            let Some(policy) = SeekPolicy::parse(&policy_name) else {
+                let hint = suggestion(&policy_name, SeekPolicy::NAMES.iter().copied())
+                    .map_or(String::new(), |h| format!("; {h}"));
+                return Err(located(
+                    lua,
+                    format!(
+                        "playback:seek: unknown policy `{policy_name}` (known: {}){hint}",
+                        SeekPolicy::NAMES.join(", ")
+                    ),
+                ));
+            };
+            s.borrow_mut()
+                .session
+                .seek(playback(&this)?, to, policy)
+                .map_err(|e| located(lua, format!("playback:seek: {e}")))
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "playback___tostring",
+        lua.create_function(move |_, this: Actor| {
+            let handle = playback(&this)?;
+            let host = s.borrow();
+            let actor = &host.session.actor(handle.actor).name;
+            let state = host.session.playback_state(handle).map_or("gone", |s| s.name());
+            Ok(format!("playback #{} on {actor} ({state})", handle.serial))
         })?,
     )?;
     Ok(())

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use mlua::{Function, Lua, Table, Value, Variadic};
 
-use super::actor::ActorRef;
+use super::actor::Handle;
 use super::{Shared, load_config};
 use crate::config::suggestion;
 use crate::event::{Event, EventFilter, FieldValue, KIND_NAMES};
@@ -49,6 +49,7 @@ fn caller_dir(lua: &Lua) -> PathBuf {
 pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let bl = lua.create_table()?;
     super::actor::add_raw_methods(lua, &bl, state)?;
+    super::actor::add_raw_playback_methods(lua, &bl, state)?;
 
     let s = state.clone();
     bl.set(
@@ -67,7 +68,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         lua.create_function(move |lua, (name, spec): (String, Table)| {
             let spec = actor_spec(lua, &spec)?;
             let id = s.borrow_mut().session.spawn(&name, spec).map_err(|e| located(lua, format!("bl.spawn: {e}")))?;
-            Ok(ActorRef { id })
+            Ok(Handle::Actor(id))
         })?,
     )?;
 
@@ -232,8 +233,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         })
     })?;
     let prelude = lua.load(include_str!("prelude.lua")).set_name(PRELUDE_NAME);
-    let (public, actor_methods): (Table, Table) = prelude.call((bl, message_of))?;
-    lua.set_named_registry_value(super::actor::METHODS_KEY, actor_methods)?;
+    let (public, methods): (Table, Table) = prelude.call((bl, message_of))?;
+    lua.set_named_registry_value(super::actor::METHODS_KEY, methods)?;
     lua.globals().set("bl", public)?;
     Ok(())
 }
@@ -242,7 +243,7 @@ use std::io::Write as _;
 
 /// `{ blend_tree = "…" }` (and, as they arrive, `graph`, `timeline`) → an actor spec.
 fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
-    const KEYS: &[&str] = &["blend_tree"];
+    const KEYS: &[&str] = &["blend_tree", "timeline", "graph"];
     let mut found = None;
     for pair in spec.pairs::<String, Value>() {
         let (key, value) = pair?;
@@ -250,8 +251,10 @@ fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
             return Err(located(lua, format!("bl.spawn: `{key}` must name an asset (a string)")));
         };
         let name = name.to_string_lossy();
-        match key.as_str() {
-            "blend_tree" => found = Some(ActorSpec::BlendTree(name)),
+        let spec = match key.as_str() {
+            "blend_tree" => ActorSpec::BlendTree(name),
+            "timeline" => ActorSpec::Timeline(name),
+            "graph" => ActorSpec::Graph(name),
             other => {
                 let hint = suggestion(other, KEYS.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
                 return Err(located(
@@ -259,6 +262,12 @@ fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
                     format!("bl.spawn: unknown spec key `{other}` (known: {}){hint}", KEYS.join(", ")),
                 ));
             }
+        };
+        if found.replace(spec).is_some() {
+            return Err(located(
+                lua,
+                "bl.spawn: the spec names more than one driver; give exactly one of blend_tree, timeline, graph",
+            ));
         }
     }
     found.ok_or_else(|| {

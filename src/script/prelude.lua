@@ -1,6 +1,7 @@
--- Builds the public `bl` table and the actor methods from the raw Rust functions, wrapping
+-- Builds the public `bl` table and the handle methods from the raw Rust functions, wrapping
 -- each so that a failure reaches Lua as a plain string message (already located at the
 -- script line that called it), which is what `pcall` users expect.
+-- Raw names `KIND_method` (KIND = actor, playback) become methods of that handle kind.
 local raw, message_of = ...
 local pack, unpack, pcall, error = table.pack, table.unpack, pcall, error
 
@@ -14,13 +15,13 @@ local function wrap(f)
   end
 end
 
-local bl, actor = {}, {}
+local bl, methods = {}, { actor = {}, playback = {} }
 for name, f in pairs(raw) do
-  local method = name:match("^actor_(.+)$")
-  if method then
-    actor[method] = wrap(f)
+  local kind, method = name:match("^(%l+)_(.+)$")
+  if kind and methods[kind] then
+    methods[kind][method] = wrap(f)
   else
     bl[name] = wrap(f)
   end
 end
-return bl, actor
+return bl, methods

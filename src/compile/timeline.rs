@@ -1,0 +1,497 @@
+//! Compiling timelines and graphs (REFERENCE §3.1–3.4, §6): clip times in ticks, leaf names,
+//! blends from overlaps, ease clamping, extrapolation gap times, the derived duration,
+//! markers, the interval tree; graph layers with channels and masks.
+
+use std::ops::Range;
+
+use toml::Spanned;
+
+use super::{Asset, Builder, GraphDef, LayerDef, LayerSource, Motion, Named};
+use crate::config::suggestion;
+use crate::config::timeline::{
+    CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTimeline, RawTimelineClip, RawTrack,
+    TrackKind,
+};
+use crate::graph::DEFAULT_CHANNEL;
+use crate::time::Ticks;
+use crate::timeline::interval_tree::{Entry, IntervalTree};
+use crate::timeline::{ClipMotion, Curve, Marker, Timeline, TimelineClip, TimelineLayer, TimelineTrack};
+
+/// Gaps this short (1e-11 s) count as no gap.
+const GAP_EPSILON: Ticks = Ticks(10);
+/// Post-extrapolation of a track's last clip reaches this far (1e6 s).
+const MAX_EXTRAPOLATION: Ticks = Ticks::MAX;
+
+/// A clip on its way through compilation.
+struct Pending<'a> {
+    raw: &'a Spanned<RawTimelineClip>,
+    clip: TimelineClip,
+    ease_in: f64,
+    ease_out: f64,
+}
+
+impl Builder<'_> {
+    pub(super) fn timeline(&mut self, file: usize, named: &Named<RawTimeline>) -> Timeline {
+        let raw = &named.value;
+        let frame_rate = raw.frame_rate.as_ref().map(|r| *r.get_ref() as u32);
+        let mut timeline = Timeline {
+            name: named.name.clone(),
+            frame_rate,
+            wrap: raw.wrap,
+            duration: Ticks::ZERO,
+            clips: Vec::new(),
+            layers: Vec::new(),
+            tracks: Vec::new(),
+            markers: Vec::new(),
+            tree: IntervalTree::default(),
+        };
+        let mut pending: Vec<Pending> = Vec::new();
+        let mut markers: Vec<&Spanned<RawMarker>> = raw.markers.iter().collect();
+        for track in &raw.tracks {
+            self.track(file, track, false, frame_rate, &mut timeline, &mut pending, &mut markers);
+        }
+        for layer in 0..timeline.layers.len() {
+            self.layer_mixes(file, &mut timeline, &mut pending, layer);
+        }
+        self.name_clips(file, &mut pending);
+        let latest_end = pending.iter().map(|p| p.clip.end).max().unwrap_or(Ticks::ZERO);
+        timeline.duration = match (raw.duration_mode, &raw.duration) {
+            (DurationMode::Fixed, Some(d)) => Ticks::from_secs(*d.get_ref()).unwrap_or(Ticks::ZERO),
+            _ => Ticks(latest_end.0.saturating_sub(1).max(0)),
+        };
+        timeline.clips = pending.into_iter().map(|p| p.clip).collect();
+        for layer in &mut timeline.layers {
+            layer.clips.sort_by_key(|&c| (timeline.clips[c].start, timeline.clips[c].end));
+        }
+        timeline.markers = self.markers(file, &markers, frame_rate, timeline.duration);
+        let entries = timeline
+            .clips
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.layer.is_some_and(|l| !timeline.layers[l].muted))
+            .map(|(i, c)| Entry { start: c.ext_start, end: c.ext_end, item: i as u32 })
+            .collect();
+        timeline.tree = IntervalTree::new(entries);
+        timeline
+    }
+
+    /// Adds an animation track (its base layer and override sub-tracks) or, for a group, the
+    /// tracks inside. Muting a group mutes everything inside; muting an animation track mutes
+    /// only its own clips (its overrides still play, as in Unity).
+    #[allow(clippy::too_many_arguments)]
+    fn track<'a>(
+        &mut self,
+        file: usize,
+        track: &'a Spanned<RawTrack>,
+        muted_by_group: bool,
+        rate: Option<u32>,
+        timeline: &mut Timeline,
+        pending: &mut Vec<Pending<'a>>,
+        markers: &mut Vec<&'a Spanned<RawMarker>>,
+    ) {
+        let t = track.get_ref();
+        let muted = muted_by_group || t.muted;
+        if t.kind() == TrackKind::Group {
+            for child in &t.tracks {
+                self.track(file, child, muted, rate, timeline, pending, markers);
+            }
+            return;
+        }
+        let track_index = timeline.tracks.len();
+        timeline.tracks.push(TimelineTrack { name: t.name.get_ref().clone(), layers: Vec::new() });
+        let layers = std::iter::once((t, muted, false))
+            .chain(t.overrides.iter().map(|o| (o.get_ref(), muted_by_group || o.get_ref().muted, true)));
+        for (layer_track, layer_muted, is_override) in layers {
+            let layer = timeline.layers.len();
+            timeline.tracks[track_index].layers.push(layer);
+            timeline.layers.push(TimelineLayer {
+                name: layer_track.name.get_ref().clone(),
+                track: track_index,
+                mask: layer_track.mask.as_ref().map(|m| m.get_ref().iter().map(|c| c.get_ref().clone()).collect()),
+                muted: layer_muted,
+                clips: Vec::new(),
+            });
+            if !layer_muted {
+                markers.extend(&layer_track.markers);
+            }
+            let default_mode = if is_override { Extrapolation::None } else { Extrapolation::Hold };
+            for raw in &layer_track.clips {
+                let clip = self.timeline_clip(file, raw, rate, default_mode);
+                let layer = clip.motion.is_some().then_some(layer);
+                if let Some(layer) = layer {
+                    timeline.layers[layer].clips.push(pending.len());
+                }
+                let clip = TimelineClip { layer, ..clip };
+                let ease_in = raw.get_ref().ease_in.as_ref().map_or(0.0, |e| *e.get_ref());
+                let ease_out = raw.get_ref().ease_out.as_ref().map_or(0.0, |e| *e.get_ref());
+                pending.push(Pending { raw, clip, ease_in, ease_out });
+            }
+        }
+    }
+
+    fn timeline_clip(
+        &mut self,
+        file: usize,
+        raw: &Spanned<RawTimelineClip>,
+        rate: Option<u32>,
+        default_mode: Extrapolation,
+    ) -> TimelineClip {
+        let c = raw.get_ref();
+        let secs = |v: &Option<Spanned<f64>>| v.as_ref().map_or(0.0, |v| *v.get_ref());
+        let (start, end, frames) = match (&c.start_frame, &c.end_frame, rate) {
+            (Some(sf), Some(ef), Some(rate)) => {
+                let (sf, ef) = (*sf.get_ref(), *ef.get_ref());
+                (Ticks::of_frame(sf, rate), Ticks::of_frame(ef + 1, rate), Some((sf, ef)))
+            }
+            _ => {
+                let start = Ticks::from_secs(secs(&c.start)).unwrap_or(Ticks::ZERO);
+                (start, start + Ticks::from_secs(secs(&c.duration)).unwrap_or(Ticks::ZERO), None)
+            }
+        };
+        let motion = c.motion.as_ref().and_then(|m| self.clip_motion(file, m));
+        let curve = |raw: &Option<Spanned<RawCurve>>| match raw.as_ref().map(|c| c.get_ref()) {
+            None | Some(RawCurve::Named(CurveName::Smoothstep)) => Curve::Smoothstep,
+            Some(RawCurve::Named(CurveName::Linear)) => Curve::Linear,
+            Some(RawCurve::Keys(keys)) => Curve::Keys(keys.iter().map(|k| (k[0], k[1])).collect()),
+        };
+        TimelineClip {
+            name: String::new(),
+            layer: None,
+            motion,
+            start,
+            end,
+            clip_in: secs(&c.clip_in),
+            time_scale: c.time_scale.as_ref().map_or(1.0, |s| *s.get_ref()),
+            mix_in: 0.0,
+            mix_out: 0.0,
+            mix_in_curve: curve(&c.mix_in_curve),
+            mix_out_curve: curve(&c.mix_out_curve),
+            pre: c.pre_extrapolation.as_ref().map_or(default_mode, |m| *m.get_ref()),
+            post: c.post_extrapolation.as_ref().map_or(default_mode, |m| *m.get_ref()),
+            ext_start: start,
+            ext_end: end,
+            frames,
+        }
+    }
+
+    fn clip_motion(&mut self, file: usize, name: &Spanned<String>) -> Option<ClipMotion> {
+        match self.snapshot.assets.get(name.get_ref()) {
+            Some(Asset::Clip(id)) => Some(ClipMotion::Clip(*id)),
+            Some(Asset::BlendTree(id)) => Some(ClipMotion::Tree(*id)),
+            Some(Asset::Timeline(id)) => Some(ClipMotion::Timeline(*id)),
+            Some(Asset::Graph(_)) => {
+                self.error(
+                    file,
+                    name.span(),
+                    format!("`{}` is a graph; a timeline clip plays a clip, blend tree or timeline", name.get_ref()),
+                    None,
+                );
+                None
+            }
+            None => {
+                let hint = suggestion(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
+                self.error(
+                    file,
+                    name.span(),
+                    format!("unknown motion `{}`: no clip, blend tree or timeline has that name", name.get_ref()),
+                    hint,
+                );
+                None
+            }
+        }
+    }
+
+    /// Blends from overlaps, ease clamping and extrapolation times of one layer (REFERENCE
+    /// §3.2, §3.4). Clips are taken in start order (equal starts: shorter first).
+    fn layer_mixes(&mut self, file: usize, timeline: &mut Timeline, pending: &mut [Pending], layer: usize) {
+        let mut order = timeline.layers[layer].clips.clone();
+        order.sort_by_key(|&i| (pending[i].clip.start, pending[i].clip.end));
+        let mut blend_in = vec![0.0; order.len()];
+        let mut blend_out = vec![0.0; order.len()];
+        for k in 1..order.len() {
+            let (prev, cur) = (&pending[order[k - 1]].clip, &pending[order[k]].clip);
+            if cur.start < prev.end && cur.end >= prev.end {
+                let d = (prev.end - cur.start).secs();
+                blend_out[k - 1] = d;
+                blend_in[k] = d;
+            }
+            if k >= 2 && cur.start < pending[order[k - 2]].clip.end && cur.start < prev.end {
+                let span = pending[order[k]].raw.span();
+                self.warn(
+                    file,
+                    span,
+                    "three clips overlap here; Unity blends only neighbours, so the earliest is cut off".into(),
+                );
+            }
+        }
+        for (k, &i) in order.iter().enumerate() {
+            let p = &mut pending[i];
+            let duration = (p.clip.end - p.clip.start).secs();
+            let ease_in = p.ease_in.min(duration - blend_out[k]).max(0.0);
+            let ease_out = p.ease_out.min(duration - blend_in[k]).min(duration - ease_in).max(0.0);
+            if ease_in < p.ease_in || ease_out < p.ease_out {
+                let span = p.raw.span();
+                self.warn(
+                    file,
+                    span,
+                    format!("ease in/out clamped to {ease_in} s / {ease_out} s to fit the clip and its blends"),
+                );
+            }
+            p.clip.mix_in = if blend_in[k] > 0.0 { blend_in[k] } else { ease_in };
+            p.clip.mix_out = if blend_out[k] > 0.0 { blend_out[k] } else { ease_out };
+        }
+        // Extrapolation: post time is the gap to the next clip (∞ for the last); pre time is
+        // the gap back to the previous clip's end (to 0 for the first), but 0 when the
+        // previous clip extrapolates after itself — the gap belongs to the left clip.
+        for k in 0..order.len() {
+            let clip = &pending[order[k]].clip;
+            let post_time = match order.get(k + 1) {
+                Some(&next) => gap(clip.end, pending[next].clip.start),
+                None => MAX_EXTRAPOLATION,
+            };
+            let pre_time = match k.checked_sub(1).map(|j| &pending[order[j]].clip) {
+                None => gap(Ticks::ZERO, clip.start),
+                Some(prev) if prev.post != Extrapolation::None => Ticks::ZERO,
+                Some(prev) => gap(prev.end, clip.start),
+            };
+            let clip = &mut pending[order[k]].clip;
+            if clip.pre != Extrapolation::None {
+                clip.ext_start = clip.start - pre_time;
+            }
+            if clip.post != Extrapolation::None {
+                clip.ext_end = clip.end + post_time;
+            }
+        }
+    }
+
+    /// Leaf names: `name`, or the motion's name (task-only clips: the task type) with `#2`,
+    /// `#3`… for repeats in track order. Explicit duplicates are errors.
+    fn name_clips(&mut self, file: usize, pending: &mut [Pending]) {
+        let mut used: Vec<String> = Vec::new();
+        for p in pending.iter_mut() {
+            let raw = p.raw.get_ref();
+            if let Some(name) = &raw.name {
+                if used.contains(name.get_ref()) {
+                    self.error(
+                        file,
+                        name.span(),
+                        format!("two clips of this timeline are named `{}`", name.get_ref()),
+                        None,
+                    );
+                }
+                p.clip.name = name.get_ref().clone();
+            } else {
+                let base = raw
+                    .motion
+                    .as_ref()
+                    .map(|m| m.get_ref().clone())
+                    .or_else(|| raw.task.as_ref().map(|t| t.get_ref().kind.get_ref().clone()))
+                    .unwrap_or_else(|| "clip".into());
+                let repeats = used.iter().filter(|u| **u == base || u.starts_with(&format!("{base}#"))).count();
+                p.clip.name = if repeats == 0 { base } else { format!("{base}#{}", repeats + 1) };
+            }
+            if raw.motion.is_none() && raw.task.is_none() {
+                let span = p.raw.span();
+                self.warn(
+                    file,
+                    span,
+                    format!("clip `{}` has neither a motion nor a task; it does nothing", p.clip.name),
+                );
+            }
+            used.push(p.clip.name.clone());
+        }
+    }
+
+    /// Markers in ticks, sorted by time. A marker at or just past the end moves to one tick
+    /// before the duration `D`, so every pass of time can reach it; later ones are errors.
+    fn markers(&mut self, file: usize, raw: &[&Spanned<RawMarker>], rate: Option<u32>, duration: Ticks) -> Vec<Marker> {
+        let mut markers = Vec::new();
+        for marker in raw {
+            let m = marker.get_ref();
+            let time = match (&m.time, &m.frame, rate) {
+                (Some(t), _, _) => Ticks::from_secs(*t.get_ref()).unwrap_or(Ticks::ZERO),
+                (None, Some(f), Some(rate)) => Ticks::of_frame(*f.get_ref(), rate),
+                _ => continue,
+            };
+            if time > duration + Ticks(1) {
+                let span = marker.span();
+                self.error(
+                    file,
+                    span,
+                    format!(
+                        "marker `{}` at {} s is outside the timeline (duration {} s)",
+                        m.name.get_ref(),
+                        time,
+                        duration
+                    ),
+                    None,
+                );
+                continue;
+            }
+            let time = if time >= duration { Ticks((duration.0 - 1).max(0)) } else { time };
+            markers.push(Marker {
+                name: m.name.get_ref().clone(),
+                time,
+                retroactive: m.retroactive,
+                emit_once: m.emit_once,
+            });
+        }
+        markers.sort_by_key(|m| m.time);
+        markers
+    }
+
+    pub(super) fn graph(&mut self, file: usize, named: &Named<RawGraph>) -> GraphDef {
+        let raw = &named.value;
+        let channels: Vec<String> = raw.channels.as_ref().map_or_else(
+            || vec![DEFAULT_CHANNEL.to_string()],
+            |c| c.get_ref().iter().map(|c| c.get_ref().clone()).collect(),
+        );
+        let mut layers = Vec::new();
+        for layer in raw.layers.get_ref() {
+            let l = layer.get_ref();
+            let mask = l.mask.as_ref().map(|m| self.channel_indices(file, m.get_ref(), &channels, &named.name));
+            let Some(source) = self.layer_source(file, layer, &channels, &named.name) else { continue };
+            layers.push(LayerDef {
+                name: l.name.get_ref().clone(),
+                source,
+                weight: l.weight.as_ref().map_or(1.0, |w| *w.get_ref()),
+                mask,
+                additive: l.additive,
+            });
+        }
+        GraphDef { name: named.name.clone(), channels, layers }
+    }
+
+    fn channel_indices(
+        &mut self,
+        file: usize,
+        names: &[Spanned<String>],
+        channels: &[String],
+        graph: &str,
+    ) -> Vec<usize> {
+        names
+            .iter()
+            .filter_map(|name| {
+                let found = channels.iter().position(|c| c == name.get_ref());
+                if found.is_none() {
+                    let hint = suggestion(name.get_ref(), channels.iter().map(String::as_str));
+                    let message = format!(
+                        "graph `{graph}` has no channel `{}` (channels: {})",
+                        name.get_ref(),
+                        channels.join(", ")
+                    );
+                    self.error(file, name.span(), message, hint);
+                }
+                found
+            })
+            .collect()
+    }
+
+    fn layer_source(
+        &mut self,
+        file: usize,
+        layer: &Spanned<crate::config::timeline::RawLayer>,
+        channels: &[String],
+        graph: &str,
+    ) -> Option<LayerSource> {
+        let l = layer.get_ref();
+        let (name, want): (&Spanned<String>, &str) = match (&l.blend_tree, &l.timeline, &l.clip, &l.transitions) {
+            (Some(n), _, _, _) => (n, "blend tree"),
+            (_, Some(n), _, _) => (n, "timeline"),
+            (_, _, Some(n), _) => (n, "clip"),
+            (_, _, _, Some(n)) => {
+                self.error(file, n.span(), "transition layers are not supported yet".into(), None);
+                return None;
+            }
+            _ => return None,
+        };
+        let found = self.snapshot.assets.get(name.get_ref()).copied();
+        let source = match (want, found) {
+            ("blend tree", Some(Asset::BlendTree(id))) => LayerSource::BlendTree(id),
+            ("clip", Some(Asset::Clip(id))) => LayerSource::Clip(id),
+            ("timeline", Some(Asset::Timeline(id))) => {
+                LayerSource::Timeline { timeline: id, autoplay: l.autoplay.unwrap_or(true) }
+            }
+            _ => {
+                let kinds: fn(&Asset) -> bool = match want {
+                    "blend tree" => |a| matches!(a, Asset::BlendTree(_)),
+                    "clip" => |a| matches!(a, Asset::Clip(_)),
+                    _ => |a| matches!(a, Asset::Timeline(_)),
+                };
+                let hint = suggestion(name.get_ref(), self.snapshot.names_of(kinds));
+                self.error(file, name.span(), format!("no {want} named `{}`", name.get_ref()), hint);
+                return None;
+            }
+        };
+        if let LayerSource::Timeline { timeline, .. } = source {
+            self.pending_mask_checks.push((file, name.span(), timeline, channels.to_vec(), graph.to_string()));
+        }
+        Some(source)
+    }
+
+    /// Every channel a graph's timeline layers mask must exist in the graph (checked once all
+    /// timelines are compiled).
+    pub(super) fn check_timeline_masks(&mut self) {
+        for (file, span, timeline, channels, graph) in std::mem::take(&mut self.pending_mask_checks) {
+            let missing: Vec<String> = self.snapshot.timelines[timeline]
+                .mask_channels()
+                .into_iter()
+                .filter(|c| !channels.contains(c))
+                .collect();
+            if !missing.is_empty() {
+                let name = self.snapshot.timelines[timeline].name.clone();
+                let message = format!(
+                    "timeline `{name}` masks channel(s) {} that graph `{graph}` does not have (channels: {})",
+                    missing.join(", "),
+                    channels.join(", ")
+                );
+                self.error(file, span.clone(), message, None);
+            }
+        }
+    }
+
+    /// Reports nested timelines that (indirectly) contain themselves, naming the cycle.
+    pub(super) fn check_timeline_cycles(&mut self, spans: &[(usize, Range<usize>)]) {
+        let children = |timeline: &Timeline| -> Vec<usize> {
+            timeline
+                .clips
+                .iter()
+                .filter_map(|c| match c.motion {
+                    Some(ClipMotion::Timeline(t)) => Some(t),
+                    _ => None,
+                })
+                .collect()
+        };
+        let graph: Vec<Vec<usize>> = self.snapshot.timelines.iter().map(children).collect();
+        for cycle in super::find_cycles(&graph) {
+            let names: Vec<&str> = cycle.iter().map(|&t| self.snapshot.timelines[t].name.as_str()).collect();
+            let message = format!("timeline cycle: {} → {}", names.join(" → "), names[0]);
+            let (file, span) = spans[cycle[0]].clone();
+            self.error(
+                file,
+                span,
+                message,
+                Some("a timeline clip cannot play its own timeline, directly or through others".into()),
+            );
+        }
+    }
+
+    fn warn(&mut self, file: usize, span: Range<usize>, message: String) {
+        self.diagnostics.push(crate::config::Diagnostic::warning(&self.sources[file].path, span, message));
+    }
+}
+
+/// The gap from `end` to `start`, 0 when they overlap or the gap is within 1e-11 s.
+fn gap(end: Ticks, start: Ticks) -> Ticks {
+    let gap = start - end;
+    if gap <= GAP_EPSILON { Ticks::ZERO } else { gap }
+}
+
+/// Unused by motion resolution in blend trees: timelines cannot be blend-tree children.
+pub(super) fn is_blend_motion(asset: Asset) -> Option<Motion> {
+    match asset {
+        Asset::Clip(id) => Some(Motion::Clip(id)),
+        Asset::BlendTree(id) => Some(Motion::Tree(id)),
+        Asset::Timeline(_) | Asset::Graph(_) => None,
+    }
+}

@@ -1,0 +1,411 @@
+//! Timeline and graph sections as written: `[timelines.NAME]` (tracks, group tracks,
+//! override sub-tracks, timeline clips, markers) and `[graphs.NAME]` (layers over channels),
+//! with their local checks. References between assets are checked in `compile`.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Named, Problems};
+
+/// How a playback treats time past the timeline's duration (REFERENCE §3.8).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WrapMode {
+    /// Time clamps at the duration (Unity's default).
+    #[default]
+    Hold,
+    /// Time wraps to 0, with a `timeline_looped` event.
+    Loop,
+    /// The playback completes at the duration.
+    None,
+}
+
+/// How a timeline's duration is found (REFERENCE §3.1).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DurationMode {
+    /// The latest clip end, minus one tick.
+    #[default]
+    BasedOnClips,
+    /// The `duration` given.
+    Fixed,
+}
+
+/// What a clip shows outside its content interval (REFERENCE §3.4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Extrapolation {
+    None,
+    Hold,
+    Loop,
+    PingPong,
+    Continue,
+}
+
+/// A mix curve by name: smoothstep (the default) or linear.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CurveName {
+    Smoothstep,
+    Linear,
+}
+
+/// `mix_in_curve` / `mix_out_curve`: a named curve or keys `[[p, value], …]` over p ∈ [0, 1].
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged, expecting = "a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")]
+pub enum RawCurve {
+    Named(CurveName),
+    Keys(Vec<[f64; 2]>),
+}
+
+/// A marker (signal) on a timeline or a track.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a marker table like { time = 0.2, name = \"whoosh\" }")]
+pub struct RawMarker {
+    pub name: Spanned<String>,
+    /// Seconds from the timeline start.
+    pub time: Option<Spanned<f64>>,
+    /// Or a frame at the timeline's `frame_rate`.
+    pub frame: Option<Spanned<i64>>,
+    /// Fire once at the first evaluation when the playback starts after it.
+    #[serde(default)]
+    pub retroactive: bool,
+    /// Fire only the first time ever, not again after a loop.
+    #[serde(default)]
+    pub emit_once: bool,
+}
+
+/// A task attached to a timeline clip (REFERENCE §4, §7); checked in full by `compile`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a task table like { type = \"PlayAnimation\", animation = \"…\" }")]
+pub struct RawTask {
+    #[serde(rename = "type")]
+    pub kind: Spanned<String>,
+    /// `"flow"`: also Disposed when the playback ends.
+    pub scope: Option<Spanned<String>>,
+    pub animation: Option<Spanned<String>>,
+    pub audio: Option<Spanned<String>>,
+    pub hit_profile: Option<Spanned<String>>,
+    /// `Emit`: the name passed to Lua.
+    pub name: Option<Spanned<String>>,
+    /// Any payload passed through to Lua with an `Emit` command.
+    pub payload: Option<Spanned<toml::Table>>,
+}
+
+/// A clip on a timeline track.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a timeline clip table with start/duration or start_frame/end_frame")]
+pub struct RawTimelineClip {
+    pub name: Option<Spanned<String>>,
+    pub start: Option<Spanned<f64>>,
+    pub duration: Option<Spanned<f64>>,
+    pub start_frame: Option<Spanned<i64>>,
+    /// Inclusive.
+    pub end_frame: Option<Spanned<i64>>,
+    /// A clip, blend tree or timeline of the library.
+    pub motion: Option<Spanned<String>>,
+    pub clip_in: Option<Spanned<f64>>,
+    pub time_scale: Option<Spanned<f64>>,
+    pub ease_in: Option<Spanned<f64>>,
+    pub ease_out: Option<Spanned<f64>>,
+    pub mix_in_curve: Option<Spanned<RawCurve>>,
+    pub mix_out_curve: Option<Spanned<RawCurve>>,
+    pub pre_extrapolation: Option<Spanned<Extrapolation>>,
+    pub post_extrapolation: Option<Spanned<Extrapolation>>,
+    /// Marks the clip where a looping playback replays from.
+    #[serde(default, rename = "loop")]
+    pub loop_start: bool,
+    pub task: Option<Spanned<RawTask>>,
+}
+
+/// The kind of a track.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrackKind {
+    #[default]
+    Animation,
+    Group,
+}
+
+impl RawTrack {
+    pub fn kind(&self) -> TrackKind {
+        self.kind.as_ref().map_or(TrackKind::Animation, |k| *k.get_ref())
+    }
+}
+
+/// A track: animation (clips, override sub-tracks) or group (nested tracks).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a track table like { name = \"action\", clips = [...] }")]
+pub struct RawTrack {
+    pub name: Spanned<String>,
+    pub kind: Option<Spanned<TrackKind>>,
+    #[serde(default)]
+    pub muted: bool,
+    #[serde(default)]
+    pub clips: Vec<Spanned<RawTimelineClip>>,
+    /// Group tracks: the tracks inside.
+    #[serde(default)]
+    pub tracks: Vec<Spanned<RawTrack>>,
+    /// Animation tracks: override sub-tracks (layers above the track's own clips).
+    #[serde(default)]
+    pub overrides: Vec<Spanned<RawTrack>>,
+    /// Override sub-tracks: the channels they affect.
+    pub mask: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    pub markers: Vec<Spanned<RawMarker>>,
+}
+
+/// `[timelines.NAME]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a timeline table with `tracks`")]
+pub struct RawTimeline {
+    /// Frames per second for `start_frame`/`end_frame`, markers by frame, and task lifecycles.
+    pub frame_rate: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub wrap: WrapMode,
+    #[serde(default)]
+    pub duration_mode: DurationMode,
+    pub duration: Option<Spanned<f64>>,
+    #[serde(default)]
+    pub markers: Vec<Spanned<RawMarker>>,
+    #[serde(default)]
+    pub tracks: Vec<Spanned<RawTrack>>,
+}
+
+/// One layer of a graph: a source, a weight, a mask, additive or not.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a layer table like { name = \"base\", blend_tree = \"locomotion\" }")]
+pub struct RawLayer {
+    pub name: Spanned<String>,
+    pub blend_tree: Option<Spanned<String>>,
+    pub timeline: Option<Spanned<String>>,
+    pub clip: Option<Spanned<String>>,
+    /// A transition layer starting in this state (a clip or blend tree).
+    pub transitions: Option<Spanned<String>>,
+    pub weight: Option<Spanned<f64>>,
+    pub mask: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    pub additive: bool,
+    /// Timeline layers: start playing at spawn (default true).
+    pub autoplay: Option<bool>,
+    /// Transition layers: frames between a fade reaching 1 and its completion (default 0).
+    pub completion_delay: Option<Spanned<i64>>,
+}
+
+/// `[graphs.NAME]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a graph table with `layers`")]
+pub struct RawGraph {
+    pub channels: Option<Spanned<Vec<Spanned<String>>>>,
+    pub layers: Spanned<Vec<Spanned<RawLayer>>>,
+}
+
+/// The largest frame rate accepted.
+const MAX_FRAME_RATE: i64 = 100_000;
+
+pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>) {
+    let t = &timeline.value;
+    if let Some(rate) = &t.frame_rate
+        && !(1..=MAX_FRAME_RATE).contains(rate.get_ref())
+    {
+        p.error(rate.span(), format!("frame_rate must be from 1 to {MAX_FRAME_RATE}, got {}", rate.get_ref()));
+    }
+    match (t.duration_mode, &t.duration) {
+        (DurationMode::Fixed, None) => {
+            p.error(timeline.span.clone(), "duration_mode = \"fixed\" needs a `duration`".to_string())
+        }
+        (DurationMode::BasedOnClips, Some(d)) => {
+            p.error(d.span(), "`duration` is only used with duration_mode = \"fixed\"".to_string())
+        }
+        (DurationMode::Fixed, Some(d)) => {
+            if p.finite(d, "duration") && *d.get_ref() <= 0.0 {
+                p.error(d.span(), format!("duration must be > 0 seconds, got {}", d.get_ref()));
+            }
+        }
+        (DurationMode::BasedOnClips, None) => {}
+    }
+    let has_rate = t.frame_rate.is_some();
+    for marker in &t.markers {
+        validate_marker(p, marker, has_rate);
+    }
+    for track in &t.tracks {
+        validate_track(p, track, has_rate, TrackPlace::Root);
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum TrackPlace {
+    Root,
+    Override,
+}
+
+fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, has_rate: bool, place: TrackPlace) {
+    let t = track.get_ref();
+    let kind_span = t.kind.as_ref().map_or(t.name.span(), |k| k.span());
+    if t.kind() == TrackKind::Group {
+        if !t.clips.is_empty() {
+            p.error(kind_span.clone(), "a group track holds `tracks`, not `clips`");
+        }
+        if !t.overrides.is_empty() {
+            p.error(kind_span.clone(), "a group track cannot have override sub-tracks");
+        }
+        if place == TrackPlace::Override {
+            p.error(kind_span, "an override sub-track cannot be a group");
+        }
+    } else if !t.tracks.is_empty() {
+        p.error(t.name.span(), "only group tracks (kind = \"group\") hold `tracks`");
+    }
+    if place == TrackPlace::Override && !t.overrides.is_empty() {
+        p.error(t.name.span(), "override sub-tracks cannot have overrides of their own");
+    }
+    if place == TrackPlace::Root
+        && let Some(mask) = &t.mask
+    {
+        p.error(mask.span(), "`mask` belongs on override sub-tracks (or graph layers)");
+    }
+    for clip in &t.clips {
+        validate_timeline_clip(p, clip, has_rate);
+    }
+    for marker in &t.markers {
+        validate_marker(p, marker, has_rate);
+    }
+    for child in &t.tracks {
+        validate_track(p, child, has_rate, place);
+    }
+    for child in &t.overrides {
+        validate_track(p, child, has_rate, TrackPlace::Override);
+    }
+}
+
+fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, has_rate: bool) {
+    let m = marker.get_ref();
+    match (&m.time, &m.frame) {
+        (Some(_), Some(_)) => p.error(marker.span(), "a marker takes `time` or `frame`, not both"),
+        (None, None) => p.error(marker.span(), "a marker needs a `time` (seconds) or a `frame`"),
+        (Some(time), None) => p.non_negative(time, "marker time"),
+        (None, Some(frame)) => {
+            if !has_rate {
+                p.error(frame.span(), "markers by frame need the timeline's `frame_rate`");
+            }
+            if *frame.get_ref() < 0 {
+                p.error(frame.span(), format!("marker frame must be ≥ 0, got {}", frame.get_ref()));
+            }
+        }
+    }
+}
+
+fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has_rate: bool) {
+    let c = clip.get_ref();
+    let seconds = c.start.is_some() || c.duration.is_some();
+    let frames = c.start_frame.is_some() || c.end_frame.is_some();
+    match (seconds, frames) {
+        (true, true) => {
+            p.error(clip.span(), "a clip takes `start`/`duration` (seconds) or `start_frame`/`end_frame`, not both")
+        }
+        (false, false) => p.error(clip.span(), "a clip needs `start` and `duration`, or `start_frame` and `end_frame`"),
+        (true, false) => match (&c.start, &c.duration) {
+            (Some(start), Some(duration)) => {
+                p.non_negative(start, "start");
+                if p.finite(duration, "duration") && *duration.get_ref() <= 0.0 {
+                    p.error(duration.span(), format!("duration must be > 0 seconds, got {}", duration.get_ref()));
+                }
+            }
+            _ => p.error(clip.span(), "a clip in seconds needs both `start` and `duration`"),
+        },
+        (false, true) => match (&c.start_frame, &c.end_frame) {
+            (Some(start), Some(end)) => {
+                if !has_rate {
+                    p.error(start.span(), "clips in frames need the timeline's `frame_rate`");
+                }
+                if *start.get_ref() < 0 {
+                    p.error(start.span(), format!("start_frame must be ≥ 0, got {}", start.get_ref()));
+                }
+                if end.get_ref() < start.get_ref() {
+                    p.error(
+                        end.span(),
+                        format!("end_frame {} is before start_frame {}", end.get_ref(), start.get_ref()),
+                    );
+                }
+            }
+            _ => p.error(clip.span(), "a clip in frames needs both `start_frame` and `end_frame` (inclusive)"),
+        },
+    }
+    if let Some(clip_in) = &c.clip_in {
+        p.non_negative(clip_in, "clip_in");
+    }
+    if let Some(scale) = &c.time_scale
+        && p.finite(scale, "time_scale")
+        && !(0.001..=1000.0).contains(scale.get_ref())
+    {
+        p.error(scale.span(), format!("time_scale must be from 0.001 to 1000, got {}", scale.get_ref()));
+    }
+    for (ease, what) in [(&c.ease_in, "ease_in"), (&c.ease_out, "ease_out")] {
+        if let Some(ease) = ease {
+            p.non_negative(ease, what);
+        }
+    }
+    for curve in [&c.mix_in_curve, &c.mix_out_curve].into_iter().flatten() {
+        if let RawCurve::Keys(keys) = curve.get_ref() {
+            validate_curve_keys(p, curve.span(), keys);
+        }
+    }
+}
+
+fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[[f64; 2]]) {
+    let increasing = keys.windows(2).all(|w| w[0][0] < w[1][0]);
+    let finite = keys.iter().all(|k| k[0].is_finite() && k[1].is_finite());
+    if keys.len() < 2 || !increasing || !finite {
+        p.error(span, "curve keys must be at least two finite [p, value] pairs with strictly increasing p");
+    }
+}
+
+pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
+    let g = &graph.value;
+    if g.layers.get_ref().is_empty() {
+        p.error(g.layers.span(), format!("graph `{}` has no layers", graph.name));
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for layer in g.layers.get_ref() {
+        let l = layer.get_ref();
+        if names.contains(&l.name.get_ref().as_str()) {
+            p.error(l.name.span(), format!("two layers are named `{}`", l.name.get_ref()));
+        }
+        names.push(l.name.get_ref());
+        let sources = [&l.blend_tree, &l.timeline, &l.clip, &l.transitions].iter().filter(|s| s.is_some()).count();
+        if sources != 1 {
+            p.error(
+                layer.span(),
+                "a layer needs exactly one source: `blend_tree`, `timeline`, `clip` or `transitions`",
+            );
+        }
+        if let Some(weight) = &l.weight
+            && p.finite(weight, "weight")
+            && !(0.0..=1.0).contains(weight.get_ref())
+        {
+            p.error(weight.span(), format!("layer weight must be from 0 to 1, got {}", weight.get_ref()));
+        }
+        if let Some(delay) = &l.completion_delay {
+            if *delay.get_ref() < 0 {
+                p.error(delay.span(), format!("completion_delay must be ≥ 0 frames, got {}", delay.get_ref()));
+            }
+            if l.transitions.is_none() {
+                p.error(delay.span(), "`completion_delay` applies to transition layers only");
+            }
+        }
+        if l.autoplay.is_some() && l.timeline.is_none() {
+            p.error(layer.span(), "`autoplay` applies to timeline layers only");
+        }
+    }
+    if let Some(channels) = &g.channels {
+        let mut seen: Vec<&str> = Vec::new();
+        for channel in channels.get_ref() {
+            if seen.contains(&channel.get_ref().as_str()) {
+                p.error(channel.span(), format!("channel `{}` is listed twice", channel.get_ref()));
+            }
+            seen.push(channel.get_ref());
+        }
+        if seen.is_empty() {
+            p.error(channels.span(), "a graph needs at least one channel");
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Timelines (seed 000, REFERENCE §3): the compiled, read-only timeline and the per-clip
+//! math — mix curves, the weight of a clip at a time, extrapolation and local time.
+//!
+//! A compiled [`Timeline`] is shared by every playback; per-playback state lives in
+//! [`playback::Playback`].
+
+pub mod interval_tree;
+pub mod playback;
+
+use crate::compile::{ClipId, TreeId};
+use crate::config::timeline::{Extrapolation, WrapMode};
+use crate::time::Ticks;
+use interval_tree::IntervalTree;
+
+pub type TimelineId = usize;
+
+/// A mix curve over p ∈ [0, 1].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Curve {
+    /// `3p² − 2p³` (Unity's default ease).
+    Smoothstep,
+    Linear,
+    /// Piecewise-linear keys `(p, value)` with increasing p, clamped outside.
+    Keys(Vec<(f64, f64)>),
+}
+
+impl Curve {
+    /// The curve at `p`, with `p` clamped to [0, 1] first.
+    pub fn at(&self, p: f64) -> f64 {
+        let p = p.clamp(0.0, 1.0);
+        match self {
+            Curve::Smoothstep => p * p * (3.0 - 2.0 * p),
+            Curve::Linear => p,
+            Curve::Keys(keys) => crate::blend::params::apply_curve(keys, p),
+        }
+    }
+}
+
+/// What a timeline clip plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ClipMotion {
+    Clip(ClipId),
+    Tree(TreeId),
+    /// A nested timeline (Unity's control track): its time is this clip's local time.
+    Timeline(TimelineId),
+}
+
+/// A compiled timeline clip. Times are ticks on the timeline; durations of mixes are seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineClip {
+    /// Leaf name: `name`, or the motion's name with `#2`, `#3`… for repeats in track order.
+    pub name: String,
+    /// Where it sits: index into [`Timeline::layers`]; `None` for task-only clips.
+    pub layer: Option<usize>,
+    pub motion: Option<ClipMotion>,
+    /// Content interval `[start, end)`.
+    pub start: Ticks,
+    pub end: Ticks,
+    pub clip_in: f64,
+    pub time_scale: f64,
+    /// Seconds of the mix in and out: the blend with a neighbour when there is one, else the ease.
+    pub mix_in: f64,
+    pub mix_out: f64,
+    pub mix_in_curve: Curve,
+    pub mix_out_curve: Curve,
+    pub pre: Extrapolation,
+    pub post: Extrapolation,
+    /// Active interval `[ext_start, ext_end)` including extrapolation.
+    pub ext_start: Ticks,
+    pub ext_end: Ticks,
+    /// Inclusive logic frames at the timeline's frame rate (for task lifecycles).
+    pub frames: Option<(i64, i64)>,
+}
+
+impl TimelineClip {
+    fn duration(&self) -> f64 {
+        (self.end - self.start).secs()
+    }
+
+    /// `mix_in(t) = curve((t − start)/mix_in)` (1 when there is no mix in).
+    fn mix_in_at(&self, t: Ticks) -> f64 {
+        if self.mix_in <= 0.0 { 1.0 } else { self.mix_in_curve.at((t - self.start).secs() / self.mix_in) }
+    }
+
+    /// `mix_out(t) = 1 − curve((t − (end − mix_out))/mix_out)` (1 when there is no mix out).
+    fn mix_out_at(&self, t: Ticks) -> f64 {
+        if self.mix_out <= 0.0 {
+            return 1.0;
+        }
+        let mix_out_start = self.end.secs() - self.mix_out;
+        1.0 - self.mix_out_curve.at((t.secs() - mix_out_start) / self.mix_out)
+    }
+
+    /// The clip's mixer input weight at timeline time `t` (REFERENCE §3.3): in the content
+    /// interval `[start, end]` `mix_in(t)·mix_out(t)`; before it (pre-extrapolation)
+    /// `mix_in(start)`; after it `mix_out(end)`.
+    pub fn weight_at(&self, t: Ticks) -> f64 {
+        if t < self.start {
+            self.mix_in_at(self.start)
+        } else if t > self.end {
+            self.mix_out_at(self.end)
+        } else {
+            self.mix_in_at(t) * self.mix_out_at(t)
+        }
+    }
+
+    /// The clip's local time at timeline time `t` (REFERENCE §3.4): `u = t − start`, mapped
+    /// by the pre/post extrapolation mode outside `[start, end]` with the unscaled duration
+    /// `d` (hold: clamp to [0, d]; loop: `u mod d`, where `u = d` at the first end stays `d`;
+    /// ping_pong: `d − |(u mod 2d) − d|`; none/continue: unchanged), then
+    /// `local = u·time_scale + clip_in`.
+    pub fn local_time_at(&self, t: Ticks) -> f64 {
+        let u = (t - self.start).secs();
+        let d = self.duration();
+        let mode = if t < self.start {
+            Some(self.pre)
+        } else if t > self.end {
+            Some(self.post)
+        } else {
+            None
+        };
+        let mapped = match mode {
+            None | Some(Extrapolation::None) | Some(Extrapolation::Continue) => u,
+            Some(Extrapolation::Hold) => u.clamp(0.0, d),
+            Some(Extrapolation::Loop) => {
+                if u == d {
+                    d
+                } else {
+                    u.rem_euclid(d)
+                }
+            }
+            Some(Extrapolation::PingPong) => d - (u.rem_euclid(2.0 * d) - d).abs(),
+        };
+        mapped * self.time_scale + self.clip_in
+    }
+}
+
+/// One mixer of a timeline: a track's own clips (a base layer) or an override sub-track.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineLayer {
+    pub name: String,
+    /// The animation track this layer belongs to (index into [`Timeline::tracks`]).
+    pub track: usize,
+    /// Channels this layer affects; `None` = all (base layers, unmasked overrides).
+    pub mask: Option<Vec<String>>,
+    /// Muted layers give their clips weight 0.
+    pub muted: bool,
+    /// Its animation clips, sorted by start.
+    pub clips: Vec<usize>,
+}
+
+/// An animation track: its base layer and override sub-tracks, in layer-mixer input order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineTrack {
+    pub name: String,
+    pub layers: Vec<usize>,
+}
+
+/// A marker, in timeline ticks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    pub name: String,
+    pub time: Ticks,
+    pub retroactive: bool,
+    pub emit_once: bool,
+}
+
+/// A compiled timeline: read-only, shared by all playbacks.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    pub name: String,
+    pub frame_rate: Option<u32>,
+    pub wrap: WrapMode,
+    /// `D`: fixed, or the latest clip end minus one tick.
+    pub duration: Ticks,
+    /// Every clip, animation and task-only, in track order then start order.
+    pub clips: Vec<TimelineClip>,
+    pub layers: Vec<TimelineLayer>,
+    pub tracks: Vec<TimelineTrack>,
+    /// Sorted by time (ties keep declaration order); markers of muted tracks are left out.
+    pub markers: Vec<Marker>,
+    /// Over the animation clips' active intervals.
+    pub tree: IntervalTree,
+}
+
+impl PartialEq for Timeline {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.clips == other.clips && self.markers == other.markers
+    }
+}
+
+impl Timeline {
+    /// The channels the timeline's masks name, in order of first appearance.
+    pub fn mask_channels(&self) -> Vec<String> {
+        let mut channels: Vec<String> = Vec::new();
+        for layer in &self.layers {
+            for channel in layer.mask.iter().flatten() {
+                if !channels.contains(channel) {
+                    channels.push(channel.clone());
+                }
+            }
+        }
+        channels
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clip(start: f64, duration: f64) -> TimelineClip {
+        let start_t = Ticks::from_secs(start).unwrap();
+        let end = Ticks::from_secs(start + duration).unwrap();
+        TimelineClip {
+            name: "c".into(),
+            layer: Some(0),
+            motion: None,
+            start: start_t,
+            end,
+            clip_in: 0.0,
+            time_scale: 1.0,
+            mix_in: 0.0,
+            mix_out: 0.0,
+            mix_in_curve: Curve::Smoothstep,
+            mix_out_curve: Curve::Smoothstep,
+            pre: Extrapolation::Hold,
+            post: Extrapolation::Hold,
+            ext_start: start_t,
+            ext_end: end,
+            frames: None,
+        }
+    }
+
+    fn at(c: &TimelineClip, t: f64) -> f64 {
+        c.weight_at(Ticks::from_secs(t).unwrap())
+    }
+
+    #[test]
+    fn reference_ease_weights() {
+        // REFERENCE §3.3: clip [1, 5), ease_in 1, ease_out 0.5.
+        let c = TimelineClip { mix_in: 1.0, mix_out: 0.5, ..clip(1.0, 4.0) };
+        assert!((at(&c, 1.25) - 0.15625).abs() < 1e-12);
+        assert!((at(&c, 1.5) - 0.5).abs() < 1e-12);
+        assert!((at(&c, 4.75) - 0.5).abs() < 1e-12);
+        assert_eq!(at(&c, 5.0), 0.0);
+        // Extrapolated: mix_in(start) = 0 before, mix_out(end) = 0 after.
+        assert_eq!(at(&c, 0.5), 0.0);
+        assert_eq!(at(&c, 6.0), 0.0);
+    }
+
+    #[test]
+    fn reference_overlap_weights() {
+        // A [0,4), B [3,7): blend of 1 s each side.
+        let a = TimelineClip { mix_out: 1.0, ..clip(0.0, 4.0) };
+        let b = TimelineClip { mix_in: 1.0, ..clip(3.0, 4.0) };
+        assert!((at(&b, 3.25) - 0.15625).abs() < 1e-12);
+        assert!((at(&a, 3.25) - 0.84375).abs() < 1e-12);
+    }
+
+    #[test]
+    fn reference_local_times() {
+        // REFERENCE §3.4: start 2, duration 3, clip_in 0.5, time_scale 2.
+        let base = TimelineClip { clip_in: 0.5, time_scale: 2.0, ..clip(2.0, 3.0) };
+        let expected = [
+            (Extrapolation::Hold, 0.5, 6.5),
+            (Extrapolation::Loop, 2.5, 2.5),
+            (Extrapolation::PingPong, 4.5, 4.5),
+            (Extrapolation::Continue, -3.5, 8.5),
+        ];
+        for (mode, before, after) in expected {
+            let c = TimelineClip { pre: mode, post: mode, ..base.clone() };
+            let t0 = c.local_time_at(Ticks::ZERO);
+            let t6 = c.local_time_at(Ticks::from_secs(6.0).unwrap());
+            assert!((t0 - before).abs() < 1e-12, "{mode:?} t=0: {t0}");
+            assert!((t6 - after).abs() < 1e-12, "{mode:?} t=6: {t6}");
+        }
+        let looped = TimelineClip { post: Extrapolation::Loop, ..base };
+        assert_eq!(looped.local_time_at(Ticks::from_secs(5.0).unwrap()), 6.5, "u = d stays d");
+    }
+
+    #[test]
+    fn curves() {
+        assert_eq!(Curve::Smoothstep.at(0.5), 0.5);
+        assert_eq!(Curve::Smoothstep.at(0.25), 0.15625);
+        assert_eq!(Curve::Linear.at(2.0), 1.0);
+        assert_eq!(Curve::Keys(vec![(0.0, 0.0), (0.5, 0.9), (1.0, 1.0)]).at(0.25), 0.45);
+    }
+}

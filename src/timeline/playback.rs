@@ -1,0 +1,568 @@
+//! One playback of a timeline (REFERENCE §3.5–3.8): its own time, active clips, weights,
+//! markers and wrap state. The compiled [`Timeline`] is shared and read-only; everything that
+//! changes lives here, so two actors playing one timeline share nothing mutable.
+//!
+//! Each logic frame: the playback's raw time is `clock − anchor + anchor_time`; markers in the
+//! window since the last frame fire (first window `[start, t]`, later `(prev, t]`, loops
+//! unrolled); the interval tree gives the active clips at the wrapped time; clips that left
+//! are disabled (weight 0, time frozen at `local(min(t, ext_end))`); active clips get their
+//! weight (§3.3) and local time (§3.4); then NormalizeMixer runs children first (§3.6) and the
+//! per-channel shares of §6 are written.
+
+use crate::blend::TreeRuntime;
+use crate::blend::params::ParamState;
+use crate::compile::Snapshot;
+use crate::config::timeline::WrapMode;
+use crate::event::EventKind;
+use crate::time::Ticks;
+
+use super::{ClipMotion, Timeline, TimelineId};
+
+/// Where a playback is in its life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlaybackState {
+    Playing,
+    Complete,
+    Interrupted,
+}
+
+impl PlaybackState {
+    pub fn name(self) -> &'static str {
+        match self {
+            PlaybackState::Playing => "playing",
+            PlaybackState::Complete => "complete",
+            PlaybackState::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// How a seek treats the markers it jumps over (REFERENCE §3.7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SeekPolicy {
+    /// Markers between the old and new time fire (Unity during playback).
+    FireSkipped,
+    /// Nothing fires; the next window starts at the new time.
+    Suppress,
+}
+
+impl SeekPolicy {
+    pub const NAMES: &[&str] = &["fire_skipped", "suppress"];
+
+    pub fn parse(name: &str) -> Option<SeekPolicy> {
+        match name {
+            "fire_skipped" => Some(SeekPolicy::FireSkipped),
+            "suppress" => Some(SeekPolicy::Suppress),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SeekPolicy::FireSkipped => "fire_skipped",
+            SeekPolicy::Suppress => "suppress",
+        }
+    }
+}
+
+/// What a leaf of a playback is.
+#[derive(Clone, Debug)]
+enum LeafKind {
+    /// An animation clip's motion clip.
+    Clip { clip: usize },
+    /// Leaf `index` of the blend tree a clip plays.
+    Tree { clip: usize, index: usize },
+    /// Leaf `index` of the nested timeline a clip plays.
+    Nested { clip: usize, index: usize },
+}
+
+/// A leaf of the playback: what the graph shows as a row.
+#[derive(Clone, Debug)]
+pub struct PlaybackLeaf {
+    pub name: String,
+    kind: LeafKind,
+}
+
+/// Per-clip runtime of a clip whose motion has state of its own.
+#[derive(Clone, Debug)]
+enum Inner {
+    None,
+    Tree(TreeRuntime),
+    Nested(Box<Playback>),
+}
+
+/// A playing instance of a timeline.
+#[derive(Clone, Debug)]
+pub struct Playback {
+    pub timeline: TimelineId,
+    /// Clock time at which the raw timeline time was `anchor_time`.
+    anchor: Ticks,
+    anchor_time: Ticks,
+    state: PlaybackState,
+    /// Raw (unwrapped) timeline time of the last evaluation that fired markers; `None`
+    /// before the first frame.
+    last: Option<Ticks>,
+    /// Where the playback started (the first window is `[start, t]`).
+    start: Ticks,
+    /// Wrapped time of the last evaluation.
+    time: Ticks,
+    emitted_once: Vec<bool>,
+    // Active-set bookkeeping, reused every frame (no allocation on the hot path).
+    active: Vec<u32>,
+    query: Vec<u32>,
+    enabled: Vec<bool>,
+    clip_weights: Vec<f64>,
+    clip_times: Vec<f64>,
+    /// Per clip: its share within its layer after NormalizeMixer.
+    clip_shares: Vec<f64>,
+    /// Per layer: the layer mixer's normalized input weight; per track: its output weight.
+    layer_inputs: Vec<f64>,
+    layer_raw: Vec<f64>,
+    track_outputs: Vec<f64>,
+    /// Per layer: the channel indices it affects (`None` = all).
+    layer_channels: Vec<Option<Vec<usize>>>,
+    inner: Vec<Inner>,
+    leaves: Vec<PlaybackLeaf>,
+    /// `shares[channel][leaf]`, `coverage[channel]`, `output[channel]`.
+    shares: Vec<Vec<f64>>,
+    coverage: Vec<f64>,
+    output: Vec<f64>,
+}
+
+impl Playback {
+    /// A playback of `timeline` starting at timeline time `start` at clock time `now`, over the
+    /// actor's `channels` (mask names not among them affect nothing).
+    pub fn new(snapshot: &Snapshot, timeline: TimelineId, channels: &[String], now: Ticks, start: Ticks) -> Self {
+        let def = &snapshot.timelines[timeline];
+        let clips = def.clips.len();
+        let mut leaves = Vec::new();
+        let mut inner = Vec::with_capacity(clips);
+        for (c, clip) in def.clips.iter().enumerate() {
+            match clip.motion.filter(|_| clip.layer.is_some()) {
+                Some(ClipMotion::Clip(_)) => {
+                    leaves.push(PlaybackLeaf { name: clip.name.clone(), kind: LeafKind::Clip { clip: c } });
+                    inner.push(Inner::None);
+                }
+                Some(ClipMotion::Tree(tree)) => {
+                    let runtime = TreeRuntime::new(snapshot, tree);
+                    for (index, leaf) in runtime.leaves().iter().enumerate() {
+                        leaves.push(PlaybackLeaf {
+                            name: format!("{}/{}", clip.name, leaf.name),
+                            kind: LeafKind::Tree { clip: c, index },
+                        });
+                    }
+                    inner.push(Inner::Tree(runtime));
+                }
+                Some(ClipMotion::Timeline(nested)) => {
+                    let playback = Playback::new(snapshot, nested, channels, now, Ticks::ZERO);
+                    for (index, leaf) in playback.leaves.iter().enumerate() {
+                        leaves.push(PlaybackLeaf {
+                            name: format!("{}/{}", clip.name, leaf.name),
+                            kind: LeafKind::Nested { clip: c, index },
+                        });
+                    }
+                    inner.push(Inner::Nested(Box::new(playback)));
+                }
+                None => inner.push(Inner::None),
+            }
+        }
+        let layer_channels = def
+            .layers
+            .iter()
+            .map(|l| {
+                l.mask.as_ref().map(|m| m.iter().filter_map(|name| channels.iter().position(|c| c == name)).collect())
+            })
+            .collect();
+        let zeros = vec![0.0; clips];
+        Playback {
+            timeline,
+            anchor: now,
+            anchor_time: start,
+            state: PlaybackState::Playing,
+            last: None,
+            start,
+            time: start,
+            emitted_once: vec![false; def.markers.len()],
+            active: Vec::new(),
+            query: Vec::new(),
+            enabled: vec![false; clips],
+            clip_weights: zeros.clone(),
+            clip_times: zeros.clone(),
+            clip_shares: zeros,
+            layer_inputs: vec![0.0; def.layers.len()],
+            layer_raw: vec![0.0; def.layers.len()],
+            track_outputs: vec![0.0; def.tracks.len()],
+            layer_channels,
+            inner,
+            shares: vec![vec![0.0; leaves.len()]; channels.len()],
+            coverage: vec![0.0; channels.len()],
+            output: vec![0.0; channels.len()],
+            leaves,
+        }
+    }
+
+    /// This playback moved onto `timeline` of a new snapshot after a reload: its time,
+    /// state, markers already fired and active clips (by name) carry over.
+    pub fn carry_over(
+        &self,
+        snapshot: &Snapshot,
+        old_snapshot: &Snapshot,
+        timeline: TimelineId,
+        channels: &[String],
+    ) -> Playback {
+        let mut new = Playback::new(snapshot, timeline, channels, self.anchor, self.anchor_time);
+        new.state = self.state;
+        new.last = self.last;
+        new.start = self.start;
+        new.time = self.time;
+        let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
+        for (m, marker) in new_def.markers.iter().enumerate() {
+            new.emitted_once[m] =
+                old_def.markers.iter().zip(&self.emitted_once).any(|(o, &done)| done && o.name == marker.name);
+        }
+        for &c in &self.active {
+            if let Some(n) = new_def.clips.iter().position(|clip| clip.name == old_def.clips[c as usize].name) {
+                new.enabled[n] = true;
+                new.active.push(n as u32);
+            }
+        }
+        new.active.sort_unstable();
+        new
+    }
+
+    pub fn state(&self) -> PlaybackState {
+        self.state
+    }
+
+    /// The wrapped timeline time of the last evaluation.
+    pub fn time(&self) -> Ticks {
+        self.time
+    }
+
+    pub fn leaves(&self) -> &[PlaybackLeaf] {
+        &self.leaves
+    }
+
+    /// Each leaf's share of `channel` (REFERENCE §6, before graph layers).
+    pub fn shares(&self, channel: usize) -> &[f64] {
+        &self.shares[channel]
+    }
+
+    /// `Σ shares`: how much of `channel` the playback's leaves fill.
+    pub fn coverage(&self, channel: usize) -> f64 {
+        self.coverage[channel]
+    }
+
+    /// The output weight: `1 − Π(1 − track output)` over tracks touching `channel` (one
+    /// track: its root mixer's NormalizeMixer value).
+    pub fn output_weight(&self, channel: usize) -> f64 {
+        self.output[channel]
+    }
+
+    /// A leaf's local time in seconds.
+    pub fn leaf_time(&self, leaf: usize) -> f64 {
+        match &self.leaves[leaf].kind {
+            LeafKind::Clip { clip } => self.clip_times[*clip],
+            LeafKind::Tree { clip, index } => match &self.inner[*clip] {
+                Inner::Tree(tree) => tree.leaf_times()[*index],
+                _ => 0.0,
+            },
+            LeafKind::Nested { clip, index } => match &self.inner[*clip] {
+                Inner::Nested(nested) => nested.leaf_time(*index),
+                _ => 0.0,
+            },
+        }
+    }
+
+    /// Raw clip weights, normalized clip shares within their layers, layer-mixer inputs
+    /// (raw and normalized) and track outputs, for the graph view.
+    pub fn mixer_view(&self) -> MixerView<'_> {
+        MixerView {
+            clip_weights: &self.clip_weights,
+            clip_shares: &self.clip_shares,
+            clip_times: &self.clip_times,
+            layer_raw: &self.layer_raw,
+            layer_inputs: &self.layer_inputs,
+            track_outputs: &self.track_outputs,
+        }
+    }
+
+    /// The raw timeline time at clock time `now`.
+    fn raw_time(&self, now: Ticks) -> Ticks {
+        self.anchor_time + (now - self.anchor)
+    }
+
+    /// One logic frame at clock time `now` (`dt` seconds per frame): markers, wrap, weights.
+    pub fn advance(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        now: Ticks,
+        dt: f64,
+        events: &mut Vec<EventKind>,
+    ) {
+        if self.state != PlaybackState::Playing {
+            return;
+        }
+        let def = &snapshot.timelines[self.timeline];
+        let raw = self.raw_time(now);
+        let from = self.last;
+        self.fire_window(def, from, raw, events);
+        self.last = Some(raw);
+        let done = def.wrap == WrapMode::None && raw >= def.duration;
+        self.evaluate(snapshot, params, wrap(def, raw), dt, events);
+        if done {
+            self.stop(snapshot, PlaybackState::Complete, events);
+        }
+    }
+
+    /// Evaluates weights at the current time without firing markers (at play and after a
+    /// reload), so weights are visible before the first frame.
+    pub fn evaluate_now(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        now: Ticks,
+        events: &mut Vec<EventKind>,
+    ) {
+        if self.state == PlaybackState::Playing {
+            let def = &snapshot.timelines[self.timeline];
+            let t = wrap(def, self.raw_time(now));
+            self.evaluate(snapshot, params, t, 0.0, events);
+        }
+    }
+
+    /// Moves the playback to timeline time `to` at clock time `now`. With `fire_skipped`,
+    /// markers in `(last, to]` fire (forward seeks only); with `suppress`, none do.
+    pub fn seek(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        now: Ticks,
+        to: Ticks,
+        policy: SeekPolicy,
+        events: &mut Vec<EventKind>,
+    ) {
+        let def = &snapshot.timelines[self.timeline];
+        let from = self.raw_time(now);
+        events.push(EventKind::Seek { timeline: def.name.clone(), from: wrap(def, from), to, policy: policy.name() });
+        if policy == SeekPolicy::FireSkipped && to > from && self.last.is_some() {
+            self.fire_window(def, Some(from), to, events);
+        }
+        self.anchor = now;
+        self.anchor_time = to;
+        if self.last.is_some() {
+            self.last = Some(to);
+        } else {
+            self.start = to;
+        }
+        self.evaluate_now(snapshot, params, now, events);
+    }
+
+    /// Ends the playback as `state`: every enabled clip is disabled, with its event.
+    pub fn stop(&mut self, snapshot: &Snapshot, state: PlaybackState, events: &mut Vec<EventKind>) {
+        if self.state != PlaybackState::Playing {
+            return;
+        }
+        let def = &snapshot.timelines[self.timeline];
+        for &c in &self.active {
+            let c = c as usize;
+            self.enabled[c] = false;
+            self.clip_weights[c] = 0.0;
+            events.push(EventKind::ClipDisable { clip: def.clips[c].name.clone() });
+        }
+        self.active.clear();
+        self.state = state;
+        self.compose(def);
+        events.push(match state {
+            PlaybackState::Complete => EventKind::TimelineComplete { timeline: def.name.clone() },
+            _ => EventKind::TimelineInterrupted { timeline: def.name.clone() },
+        });
+    }
+
+    /// Fires the markers of the window from `from` (exclusive; `None`: the first window,
+    /// from `start` inclusive, plus retroactive markers before it) to `to` (inclusive), in
+    /// raw time, unrolling loops.
+    fn fire_window(&mut self, def: &Timeline, from: Option<Ticks>, to: Ticks, events: &mut Vec<EventKind>) {
+        let first = from.is_none();
+        if first {
+            for (m, marker) in def.markers.iter().enumerate() {
+                if marker.retroactive && marker.time < wrap(def, self.start) {
+                    self.fire(def, m, events);
+                }
+            }
+        }
+        let from = from.unwrap_or(self.start);
+        let d = def.duration;
+        if def.wrap != WrapMode::Loop || d <= Ticks::ZERO {
+            self.fire_range(def, from.min(d), to.min(d), first, events);
+            return;
+        }
+        let (from_loop, from_pos) = (from.0.div_euclid(d.0), Ticks(from.0.rem_euclid(d.0)));
+        let (to_loop, to_pos) = (to.0.div_euclid(d.0), Ticks(to.0.rem_euclid(d.0)));
+        if from_loop == to_loop {
+            self.fire_range(def, from_pos, to_pos, first, events);
+            return;
+        }
+        self.fire_range(def, from_pos, d, first, events);
+        for passed in from_loop + 1..to_loop {
+            events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: passed as u64 });
+            self.fire_range(def, Ticks::ZERO, d, true, events);
+        }
+        events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: to_loop as u64 });
+        self.fire_range(def, Ticks::ZERO, to_pos, true, events);
+    }
+
+    /// Markers with `from < time ≤ to` (or `from ≤ time` when `closed`).
+    fn fire_range(&mut self, def: &Timeline, from: Ticks, to: Ticks, closed: bool, events: &mut Vec<EventKind>) {
+        let lo = def.markers.partition_point(|m| if closed { m.time < from } else { m.time <= from });
+        let hi = def.markers.partition_point(|m| m.time <= to);
+        for m in lo..hi.max(lo) {
+            self.fire(def, m, events);
+        }
+    }
+
+    fn fire(&mut self, def: &Timeline, m: usize, events: &mut Vec<EventKind>) {
+        let marker = &def.markers[m];
+        if marker.emit_once && self.emitted_once[m] {
+            return;
+        }
+        self.emitted_once[m] = true;
+        events.push(EventKind::Signal { name: marker.name.clone(), timeline: def.name.clone() });
+    }
+
+    /// Weights and local times at wrapped time `t` (REFERENCE §3.5).
+    fn evaluate(&mut self, snapshot: &Snapshot, params: &[ParamState], t: Ticks, dt: f64, events: &mut Vec<EventKind>) {
+        let def = &snapshot.timelines[self.timeline];
+        self.time = t;
+        self.query.clear();
+        def.tree.query(t, &mut self.query);
+        self.query.sort_unstable();
+        // Clips that left the active set: weight 0, time frozen where they left.
+        for i in 0..self.active.len() {
+            let c = self.active[i];
+            if self.query.binary_search(&c).is_err() {
+                let c = c as usize;
+                let clip = &def.clips[c];
+                self.enabled[c] = false;
+                self.clip_weights[c] = 0.0;
+                self.clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                events.push(EventKind::ClipDisable { clip: clip.name.clone() });
+            }
+        }
+        for i in 0..self.query.len() {
+            let c = self.query[i] as usize;
+            let clip = &def.clips[c];
+            if !self.enabled[c] {
+                self.enabled[c] = true;
+                events.push(EventKind::ClipEnable { clip: clip.name.clone() });
+            }
+            self.clip_weights[c] = clip.weight_at(t);
+            self.clip_times[c] = clip.local_time_at(t);
+            match &mut self.inner[c] {
+                Inner::None => {}
+                Inner::Tree(tree) => tree.update(snapshot, params, dt),
+                Inner::Nested(nested) => {
+                    let nested_def = &snapshot.timelines[nested.timeline];
+                    let local = Ticks::from_secs(self.clip_times[c]).unwrap_or(Ticks::ZERO);
+                    let time = wrap(nested_def, local.max(Ticks::ZERO));
+                    let mut ignored = Vec::new();
+                    nested.evaluate(snapshot, params, time, dt, &mut ignored);
+                }
+            }
+        }
+        std::mem::swap(&mut self.active, &mut self.query);
+        self.compose(def);
+    }
+
+    /// NormalizeMixer children first (REFERENCE §3.6), then per-channel shares (§6).
+    fn compose(&mut self, def: &Timeline) {
+        for (l, layer) in def.layers.iter().enumerate() {
+            let sum: f64 = if layer.muted { 0.0 } else { layer.clips.iter().map(|&c| self.clip_weights[c]).sum() };
+            for &c in &layer.clips {
+                self.clip_shares[c] = if layer.muted { 0.0 } else { normalized(self.clip_weights[c], sum) };
+            }
+            self.layer_raw[l] = sum.min(1.0);
+        }
+        for (t, track) in def.tracks.iter().enumerate() {
+            let sum: f64 = track.layers.iter().map(|&l| self.layer_raw[l]).sum();
+            for &l in &track.layers {
+                self.layer_inputs[l] = normalized(self.layer_raw[l], sum);
+            }
+            self.track_outputs[t] = sum.min(1.0);
+        }
+        for channel in 0..self.shares.len() {
+            self.compose_channel(def, channel);
+        }
+    }
+
+    /// Later tracks override earlier ones; inside a track, override layers take their
+    /// normalized input weight of what is left below them, the base layer sits on the
+    /// default pose, and the track's output weight multiplies it all.
+    fn compose_channel(&mut self, def: &Timeline, channel: usize) {
+        let leaves = std::mem::take(&mut self.shares[channel]);
+        let mut shares = leaves;
+        shares.fill(0.0);
+        let mut remaining_tracks = 1.0;
+        let mut untouched_output = 1.0;
+        for (t, track) in def.tracks.iter().enumerate().rev() {
+            let mut remaining = 1.0;
+            let mut touched = false;
+            for &l in track.layers.iter().rev() {
+                if self.layer_channels[l].as_ref().is_some_and(|m| !m.contains(&channel)) {
+                    continue;
+                }
+                touched = true;
+                let layer_share = remaining_tracks * self.track_outputs[t] * remaining * self.layer_inputs[l];
+                for (leaf, share) in self.leaves.iter().zip(shares.iter_mut()) {
+                    let (clip, inner_share) = match &leaf.kind {
+                        LeafKind::Clip { clip } => (*clip, 1.0),
+                        LeafKind::Tree { clip, index } => match &self.inner[*clip] {
+                            Inner::Tree(tree) => (*clip, tree.leaf_weights()[*index]),
+                            _ => (*clip, 0.0),
+                        },
+                        LeafKind::Nested { clip, index } => match &self.inner[*clip] {
+                            Inner::Nested(nested) => (*clip, nested.shares(channel)[*index]),
+                            _ => (*clip, 0.0),
+                        },
+                    };
+                    if def.clips[clip].layer == Some(l) {
+                        *share = layer_share * self.clip_shares[clip] * inner_share;
+                    }
+                }
+                remaining *= 1.0 - self.layer_inputs[l];
+            }
+            if touched {
+                remaining_tracks *= 1.0 - self.track_outputs[t] * (1.0 - remaining);
+                untouched_output *= 1.0 - self.track_outputs[t];
+            }
+        }
+        self.coverage[channel] = shares.iter().sum();
+        self.output[channel] = 1.0 - untouched_output;
+        self.shares[channel] = shares;
+    }
+}
+
+/// Borrowed mixer state of a playback, for printing the graph.
+pub struct MixerView<'a> {
+    pub clip_weights: &'a [f64],
+    pub clip_shares: &'a [f64],
+    pub clip_times: &'a [f64],
+    pub layer_raw: &'a [f64],
+    pub layer_inputs: &'a [f64],
+    pub track_outputs: &'a [f64],
+}
+
+/// NormalizeMixer on one input: `w / sum` when `0 < sum < 1`, else `w`.
+fn normalized(weight: f64, sum: f64) -> f64 {
+    if sum > 0.0 && sum < 1.0 { weight / sum } else { weight }
+}
+
+/// Raw playback time → timeline time by the wrap mode: hold and none clamp at `D`; loop
+/// wraps into `[0, D)`.
+pub fn wrap(def: &Timeline, raw: Ticks) -> Ticks {
+    let d = def.duration;
+    match def.wrap {
+        WrapMode::Loop if d > Ticks::ZERO => Ticks(raw.0.rem_euclid(d.0)),
+        _ => raw.min(d).max(Ticks::ZERO),
+    }
+}
