@@ -74,10 +74,14 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     }
 
     let channels = graph.channels();
+    let single = channels.len() == 1;
+    let has_additive = graph.layers().iter().any(|l| l.additive);
     let mut header = format!("  {}", pad("leaf"));
     for channel in channels {
-        let label = if channels.len() == 1 { "weight" } else { channel.as_str() };
-        let _ = write!(header, "{label:>10} ");
+        let _ = write!(header, "{:>10} ", if single { "weight" } else { channel });
+    }
+    for channel in channels.iter().filter(|_| has_additive) {
+        let _ = write!(header, "{:>10} ", if single { "additive".to_string() } else { format!("+{channel}") });
     }
     let _ = write!(header, "{:>10}", "time");
     let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
@@ -86,24 +90,23 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
         for c in 0..channels.len() {
             let _ = write!(row, "{:>10} ", fixed(graph.weights(c)[i]));
         }
+        for c in (0..channels.len()).filter(|_| has_additive) {
+            let _ = write!(row, "{:>10} ", fixed(graph.additive_weights(c)[i]));
+        }
         let _ = write!(row, "{:>10}", fixed(graph.local_time(i)));
-        let _ = writeln!(
-            out,
-            "{}",
-            format!("{row}  {}", style.paint(&bar(graph.weights(0)[i]), |t| t.cyan().to_string())).trim_end()
-        );
+        let bar = style.paint(&bar(graph.weights(0)[i]), |t| t.cyan().to_string());
+        let _ = writeln!(out, "{}", format!("{row}  {bar}").trim_end());
     }
     if (0..channels.len()).any(|c| graph.default_share(c) > 1e-12) {
         let mut row = format!("  {}", pad("<default>"));
         for c in 0..channels.len() {
             let _ = write!(row, "{:>10} ", fixed(graph.default_share(c)));
         }
-        let _ = writeln!(
-            out,
-            "{}  {}",
-            row.trim_end(),
-            style.paint(&bar(graph.default_share(0)), |t| t.dimmed().to_string())
-        );
+        for _ in (0..channels.len()).filter(|_| has_additive) {
+            let _ = write!(row, "{:>10} ", "");
+        }
+        let bar = style.paint(&bar(graph.default_share(0)), |t| t.dimmed().to_string());
+        let _ = writeln!(out, "{row}{:>10}  {bar}", "");
     }
     out
 }

@@ -292,6 +292,29 @@ impl Session {
         Ok(PlaybackHandle { actor, serial })
     }
 
+    /// The playback now on `layer` (default: the top-most timeline layer), if any.
+    pub fn current_playback(
+        &self,
+        actor: ActorId,
+        layer: Option<&str>,
+    ) -> Result<Option<PlaybackHandle>, SessionError> {
+        let graph = &self.actors[actor].graph;
+        let index = match layer {
+            Some(name) => Some(graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
+                actor: self.actors[actor].name.clone(),
+                name: name.into(),
+                hint: suggestion(name, graph.layers().iter().map(|l| l.name.as_str())),
+            })?),
+            None => graph.default_timeline_layer(),
+        };
+        Ok(index.and_then(|i| match &graph.layers()[i].source {
+            crate::graph::Source::Timeline(slot) if slot.playback.is_some() => {
+                Some(PlaybackHandle { actor, serial: slot.serial })
+            }
+            _ => None,
+        }))
+    }
+
     /// The state of a playback: on its layer, or how it ended when it was replaced.
     pub fn playback_state(&self, handle: PlaybackHandle) -> Result<PlaybackState, SessionError> {
         match self.actors[handle.actor].graph.playback(handle.serial) {

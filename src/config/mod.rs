@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use serde::de::DeserializeOwned;
 use toml::Spanned;
-use toml::de::{DeTable, DeValue, ValueDeserializer};
+use toml::de::{DeArray, DeTable, DeValue, ValueDeserializer};
 
 pub use diagnostic::{Diagnostic, Severity, did_you_mean, suggestion};
 use raw::{BlendKind, RawBlendTree, RawChild, RawClip, RawParameter};
@@ -111,16 +111,18 @@ impl Problems<'_> {
         let mut valid = Vec::new();
         for (key, value) in table {
             let fallback = value.span();
-            match T::deserialize(ValueDeserializer::from(value.clone())) {
-                Ok(entry) => {
-                    let named = Named { name: key.get_ref().to_string(), span: key.span(), value: entry };
-                    let before = self.errors();
-                    validate(self, &named);
-                    if self.errors() == before {
-                        valid.push(named);
-                    }
+            let before = self.errors();
+            let (entry, errors) = deserialize_all::<T>(value.clone());
+            for error in &errors {
+                self.toml_error(error, fallback.clone());
+            }
+            // What remains after pruning is validated too, so its problems show at once.
+            if let Some(entry) = entry {
+                let named = Named { name: key.get_ref().to_string(), span: key.span(), value: entry };
+                validate(self, &named);
+                if self.errors() == before {
+                    valid.push(named);
                 }
-                Err(error) => self.toml_error(&error, fallback),
             }
         }
         valid
@@ -171,6 +173,74 @@ impl Problems<'_> {
         if self.finite(value, what) && *value.get_ref() < 0.0 {
             self.error(value.span(), format!("{what} must be ≥ 0, got {}", value.get_ref()));
         }
+    }
+}
+
+/// Deserializes one entry, collecting every type-level problem rather than the first: after
+/// each error the offending key (or array element, or the table a field is missing from) is
+/// pruned from a copy and deserialization is retried. A "missing field" that only follows
+/// from an error already reported (a bad value of that field, or a misspelling of it) is not
+/// reported again. Returns what deserialized after pruning, if anything, and the errors.
+fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> (Option<T>, Vec<toml::de::Error>) {
+    const MAX_PROBLEMS: usize = 64;
+    let mut errors: Vec<toml::de::Error> = Vec::new();
+    let mut explained: Vec<String> = Vec::new();
+    for _ in 0..MAX_PROBLEMS {
+        let error = match T::deserialize(ValueDeserializer::from(value.clone())) {
+            Ok(entry) => return (Some(entry), errors),
+            Err(error) => error,
+        };
+        let message = error.message();
+        let missing = message.strip_prefix("missing field `").and_then(|m| m.split('`').next());
+        if !missing.is_some_and(|field| explained.iter().any(|e| e == field)) {
+            errors.push(error.clone());
+        }
+        if let Some((_, word, expected)) = unknown_name(message) {
+            explained.extend(did_you_mean(&word, expected.iter().map(String::as_str)).map(str::to_string));
+        }
+        let Some(span) = error.span() else { break };
+        match prune(&mut value, &span) {
+            Some(key) => explained.extend(key),
+            None => break,
+        }
+    }
+    (None, errors)
+}
+
+/// Removes the innermost table entry or array element at `span` from below `value`
+/// (searching every child, since the span of an array of tables need not cover its
+/// elements); returns `Some(removed key)` (`Some(None)` for an array element) or `None`
+/// when nothing below `value` holds the span.
+fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>) -> Option<Option<String>> {
+    let holds = |outer: Range<usize>| outer.start <= span.start && span.end <= outer.end;
+    match value.get_mut() {
+        DeValue::Table(table) => {
+            for (_, child) in table.iter_mut() {
+                if let Some(removed) = prune(child, span) {
+                    return Some(removed);
+                }
+            }
+            let key = table.iter().find(|(k, c)| holds(k.span()) || holds(c.span()))?.0.clone();
+            table.remove(&key);
+            Some(Some(key.get_ref().to_string()))
+        }
+        DeValue::Array(array) => {
+            for child in array.iter_mut() {
+                if let Some(removed) = prune(child, span) {
+                    return Some(removed);
+                }
+            }
+            let index = array.iter().position(|child| holds(child.span()))?;
+            let mut kept = DeArray::new();
+            for (i, child) in array.iter().enumerate() {
+                if i != index {
+                    kept.push(child.clone());
+                }
+            }
+            *array = kept;
+            Some(None)
+        }
+        _ => None,
     }
 }
 

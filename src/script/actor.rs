@@ -280,5 +280,18 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             Ok(format!("playback #{} on {actor} ({state})", handle.serial))
         })?,
     )?;
+    let s = state.clone();
+    raw.set(
+        "actor_playback",
+        lua.create_function(move |lua, (this, layer): (Actor, Option<String>)| {
+            let id = actor_id(&this)?;
+            let handle = s
+                .borrow()
+                .session
+                .current_playback(id, layer.as_deref())
+                .map_err(|e| located(lua, format!("actor:playback: {e}")))?;
+            handle.map(|h| lua.create_userdata(Handle::Playback(h))).transpose()
+        })?,
+    )?;
     Ok(())
 }
