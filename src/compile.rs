@@ -199,7 +199,16 @@ struct Builder<'a> {
     defined_at: BTreeMap<String, (usize, usize)>,
     /// Timeline layers of graphs whose masks are checked once all timelines are compiled:
     /// (file, span, timeline, graph channels, graph name).
-    pending_mask_checks: Vec<(usize, std::ops::Range<usize>, TimelineId, Vec<String>, String)>,
+    pending_mask_checks: Vec<MaskCheck>,
+}
+
+/// A graph's timeline layer whose masks must name channels the graph has.
+struct MaskCheck {
+    file: usize,
+    span: std::ops::Range<usize>,
+    timeline: TimelineId,
+    channels: Vec<String>,
+    graph: String,
 }
 
 impl Builder<'_> {

@@ -33,7 +33,7 @@ pub struct ClipRuntime {
 #[derive(Clone, Debug)]
 pub struct TimelineSlot {
     pub timeline: TimelineId,
-    pub playback: Option<Playback>,
+    pub playback: Option<Box<Playback>>,
     /// Identifies the playback for handles (unique within a session).
     pub serial: u64,
 }
@@ -120,6 +120,16 @@ impl Source {
         match self {
             Source::BlendTree(tree) => tree.parameters(),
             _ => &[],
+        }
+    }
+
+    /// The leaves whose share may have changed since the last composition; `None` = all.
+    /// A timeline's other leaves are inactive clips with share 0, so a frame costs what its
+    /// active clips cost however long the timeline is.
+    fn live_leaves(&self) -> Option<&[u32]> {
+        match self {
+            Source::Timeline(TimelineSlot { playback: Some(p), .. }) => Some(p.live_leaves()),
+            _ => None,
         }
     }
 }
@@ -224,7 +234,7 @@ impl Graph {
             }
         }
         let playback = Playback::new(snapshot, timeline, &channels, now, Ticks::ZERO);
-        let slot = TimelineSlot { timeline, playback: Some(playback), serial };
+        let slot = TimelineSlot { timeline, playback: Some(Box::new(playback)), serial };
         Graph::new(channels, vec![full_layer("timeline", Source::Timeline(slot))])
     }
 
@@ -241,8 +251,8 @@ impl Graph {
                         Source::Clip(ClipRuntime { clip, name: snapshot.clips[clip].name.clone(), time: 0.0 })
                     }
                     LayerSource::Timeline { timeline, autoplay } => {
-                        let playback =
-                            autoplay.then(|| Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO));
+                        let playback = autoplay
+                            .then(|| Box::new(Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO)));
                         *next_serial += 1;
                         Source::Timeline(TimelineSlot { timeline, playback, serial: *next_serial })
                     }
@@ -327,16 +337,15 @@ impl Graph {
         self.layers.len() - 1
     }
 
-    /// Starts `playback` on timeline layer `layer` (replacing and interrupting what played
-    /// there), evaluated at once. Returns false if the layer is not a timeline layer.
+    /// Puts `playback` on timeline layer `layer`, replacing (and interrupting) what played
+    /// there, and returns the replaced playback's serial and final state; `None` if the
+    /// layer is not a timeline layer. Call [`Graph::update`] with `dt = 0` to evaluate it.
     pub fn play(
         &mut self,
         snapshot: &Snapshot,
-        params: &[ParamState],
         layer: usize,
         playback: Playback,
         serial: u64,
-        now: Ticks,
         events: &mut Vec<EventKind>,
     ) -> Option<Option<(u64, PlaybackState)>> {
         let Source::Timeline(slot) = &mut self.layers[layer].source else { return None };
@@ -346,18 +355,15 @@ impl Graph {
         });
         slot.timeline = playback.timeline;
         slot.serial = serial;
-        let mut playback = playback;
-        playback.evaluate_now(snapshot, params, now, events);
-        slot.playback = Some(playback);
+        slot.playback = Some(Box::new(playback));
         self.relist_leaves();
-        self.compose();
         Some(replaced)
     }
 
     /// The playback with `serial`, if it is on a layer.
     pub fn playback_mut(&mut self, serial: u64) -> Option<&mut Playback> {
         self.layers.iter_mut().find_map(|l| match &mut l.source {
-            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_mut(),
+            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_deref_mut(),
             _ => None,
         })
     }
@@ -365,7 +371,7 @@ impl Graph {
     /// The playback with `serial`, if it is on a layer.
     pub fn playback(&self, serial: u64) -> Option<&Playback> {
         self.layers.iter().find_map(|l| match &l.source {
-            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_ref(),
+            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_deref(),
             _ => None,
         })
     }
@@ -382,7 +388,7 @@ impl Graph {
                     new.playback = old.playback.as_ref().and_then(|p| {
                         let timeline = snapshot.timeline_id(&old_snapshot.timelines[p.timeline].name)?;
                         new.timeline = timeline;
-                        Some(p.carry_over(snapshot, old_snapshot, timeline, &self.channels))
+                        Some(Box::new(p.carry_over(snapshot, old_snapshot, timeline, &self.channels)))
                     });
                 }
                 _ => {}
@@ -420,8 +426,6 @@ impl Graph {
         for channel in 0..self.channels.len() {
             let mut remaining = 1.0;
             let mut untouched = 1.0;
-            self.effective[channel].fill(0.0);
-            self.additive[channel].fill(0.0);
             for (layer, range) in self.layers.iter().zip(&self.layer_leaves).rev() {
                 if !layer.covers(channel) {
                     continue;
@@ -429,8 +433,17 @@ impl Graph {
                 let shares = layer.source.shares(channel);
                 let column = if layer.additive { &mut self.additive[channel] } else { &mut self.effective[channel] };
                 let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
-                for (i, share) in range.clone().zip(shares) {
-                    column[i] = scale * share;
+                match layer.source.live_leaves() {
+                    Some(live) => {
+                        for &leaf in live {
+                            column[range.start + leaf as usize] = scale * shares[leaf as usize];
+                        }
+                    }
+                    None => {
+                        for (i, share) in range.clone().zip(shares) {
+                            column[i] = scale * share;
+                        }
+                    }
                 }
                 if !layer.additive {
                     remaining *= 1.0 - layer.weight * layer.source.coverage(channel).min(1.0);
@@ -439,6 +452,11 @@ impl Graph {
             }
             self.defaults[channel] = remaining;
             self.outputs[channel] = 1.0 - untouched;
+        }
+        for layer in &mut self.layers {
+            if let Source::Timeline(TimelineSlot { playback: Some(p), .. }) = &mut layer.source {
+                p.clear_live();
+            }
         }
     }
 }

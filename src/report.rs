@@ -129,25 +129,6 @@ pub fn event_line(event: &Event, style: Style) -> String {
     line
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bars_use_eighth_blocks() {
-        assert_eq!(bar(0.0), "");
-        assert_eq!(bar(1.0), "█".repeat(20));
-        assert_eq!(bar(0.5), "█".repeat(10));
-        assert_eq!(bar(0.05625), "█▏");
-    }
-
-    #[test]
-    fn negative_zero_prints_as_zero() {
-        assert_eq!(fixed(-1e-9), "0.000000");
-        assert_eq!(fixed(0.1234567), "0.123457");
-    }
-}
-
 /// The live graph of one actor as a tree (like Unity's PlayableGraph Visualizer): each layer
 /// with its weight, mask and source; for timelines each track's layer mixer and each mixer's
 /// inputs with raw → normalized weights and local times; for other sources each leaf's share.
@@ -233,5 +214,24 @@ fn timeline_view(out: &mut String, snapshot: &crate::compile::Snapshot, playback
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_use_eighth_blocks() {
+        assert_eq!(bar(0.0), "");
+        assert_eq!(bar(1.0), "█".repeat(20));
+        assert_eq!(bar(0.5), "█".repeat(10));
+        assert_eq!(bar(0.05625), "█▏");
+    }
+
+    #[test]
+    fn negative_zero_prints_as_zero() {
+        assert_eq!(fixed(-1e-9), "0.000000");
+        assert_eq!(fixed(0.1234567), "0.123457");
     }
 }

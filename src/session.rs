@@ -281,10 +281,10 @@ impl Session {
         let a = &mut self.actors[actor];
         let playback = Playback::new(&self.snapshot, id, a.graph.channels(), now, start);
         let mut events = Vec::new();
-        let replaced =
-            a.graph.play(&self.snapshot, &a.params, index, playback, serial, now, &mut events).ok_or_else(|| {
-                SessionError::NotATimelineLayer { actor: a.name.clone(), layer: a.graph.layers()[index].name.clone() }
-            })?;
+        let replaced = a.graph.play(&self.snapshot, index, playback, serial, &mut events).ok_or_else(|| {
+            SessionError::NotATimelineLayer { actor: a.name.clone(), layer: a.graph.layers()[index].name.clone() }
+        })?;
+        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
         if let Some((old, state)) = replaced {
             self.ended.insert(old, state);
         }

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use toml::Spanned;
 
-use super::{Asset, Builder, GraphDef, LayerDef, LayerSource, Motion, Named};
+use super::{Asset, Builder, GraphDef, LayerDef, LayerSource, MaskCheck, Motion, Named};
 use crate::config::suggestion;
 use crate::config::timeline::{
     CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTimeline, RawTimelineClip, RawTrack,
@@ -267,7 +267,8 @@ impl Builder<'_> {
     /// Leaf names: `name`, or the motion's name (task-only clips: the task type) with `#2`,
     /// `#3`… for repeats in track order. Explicit duplicates are errors.
     fn name_clips(&mut self, file: usize, pending: &mut [Pending]) {
-        let mut used: Vec<String> = Vec::new();
+        let mut used: std::collections::BTreeSet<String> = Default::default();
+        let mut repeats: std::collections::BTreeMap<String, usize> = Default::default();
         for p in pending.iter_mut() {
             let raw = p.raw.get_ref();
             if let Some(name) = &raw.name {
@@ -287,8 +288,9 @@ impl Builder<'_> {
                     .map(|m| m.get_ref().clone())
                     .or_else(|| raw.task.as_ref().map(|t| t.get_ref().kind.get_ref().clone()))
                     .unwrap_or_else(|| "clip".into());
-                let repeats = used.iter().filter(|u| **u == base || u.starts_with(&format!("{base}#"))).count();
-                p.clip.name = if repeats == 0 { base } else { format!("{base}#{}", repeats + 1) };
+                let seen = repeats.entry(base.clone()).or_insert(0);
+                *seen += 1;
+                p.clip.name = if *seen == 1 { base } else { format!("{base}#{seen}") };
             }
             if raw.motion.is_none() && raw.task.is_none() {
                 let span = p.raw.span();
@@ -298,7 +300,7 @@ impl Builder<'_> {
                     format!("clip `{}` has neither a motion nor a task; it does nothing", p.clip.name),
                 );
             }
-            used.push(p.clip.name.clone());
+            used.insert(p.clip.name.clone());
         }
     }
 
@@ -424,7 +426,13 @@ impl Builder<'_> {
             }
         };
         if let LayerSource::Timeline { timeline, .. } = source {
-            self.pending_mask_checks.push((file, name.span(), timeline, channels.to_vec(), graph.to_string()));
+            self.pending_mask_checks.push(MaskCheck {
+                file,
+                span: name.span(),
+                timeline,
+                channels: channels.to_vec(),
+                graph: graph.to_string(),
+            });
         }
         Some(source)
     }
@@ -432,7 +440,7 @@ impl Builder<'_> {
     /// Every channel a graph's timeline layers mask must exist in the graph (checked once all
     /// timelines are compiled).
     pub(super) fn check_timeline_masks(&mut self) {
-        for (file, span, timeline, channels, graph) in std::mem::take(&mut self.pending_mask_checks) {
+        for MaskCheck { file, span, timeline, channels, graph } in std::mem::take(&mut self.pending_mask_checks) {
             let missing: Vec<String> = self.snapshot.timelines[timeline]
                 .mask_channels()
                 .into_iter()

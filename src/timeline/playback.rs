@@ -120,6 +120,15 @@ pub struct Playback {
     track_outputs: Vec<f64>,
     /// Per layer: the channel indices it affects (`None` = all).
     layer_channels: Vec<Option<Vec<usize>>>,
+    /// Per layer: what one unit of clip share is worth in the channel being composed.
+    layer_factors: Vec<f64>,
+    /// Per clip: its leaves (empty for clips without an animation motion).
+    clip_leaves: Vec<std::ops::Range<usize>>,
+    /// Leaves the last composition wrote (the active clips' leaves).
+    written: Vec<u32>,
+    /// Leaves written or cleared since the graph last read them (`is_live` marks them).
+    live: Vec<u32>,
+    is_live: Vec<bool>,
     inner: Vec<Inner>,
     leaves: Vec<PlaybackLeaf>,
     /// `shares[channel][leaf]`, `coverage[channel]`, `output[channel]`.
@@ -136,7 +145,9 @@ impl Playback {
         let clips = def.clips.len();
         let mut leaves = Vec::new();
         let mut inner = Vec::with_capacity(clips);
+        let mut clip_leaves = Vec::with_capacity(clips);
         for (c, clip) in def.clips.iter().enumerate() {
+            let first = leaves.len();
             match clip.motion.filter(|_| clip.layer.is_some()) {
                 Some(ClipMotion::Clip(_)) => {
                     leaves.push(PlaybackLeaf { name: clip.name.clone(), kind: LeafKind::Clip { clip: c } });
@@ -164,6 +175,7 @@ impl Playback {
                 }
                 None => inner.push(Inner::None),
             }
+            clip_leaves.push(first..leaves.len());
         }
         let layer_channels = def
             .layers
@@ -192,6 +204,11 @@ impl Playback {
             layer_raw: vec![0.0; def.layers.len()],
             track_outputs: vec![0.0; def.tracks.len()],
             layer_channels,
+            layer_factors: vec![0.0; def.layers.len()],
+            clip_leaves,
+            written: Vec::new(),
+            live: Vec::new(),
+            is_live: vec![false; leaves.len()],
             inner,
             shares: vec![vec![0.0; leaves.len()]; channels.len()],
             coverage: vec![0.0; channels.len()],
@@ -368,6 +385,7 @@ impl Playback {
             let c = c as usize;
             self.enabled[c] = false;
             self.clip_weights[c] = 0.0;
+            self.clip_shares[c] = 0.0;
             events.push(EventKind::ClipDisable { clip: def.clips[c].name.clone() });
         }
         self.active.clear();
@@ -445,6 +463,7 @@ impl Playback {
                 let clip = &def.clips[c];
                 self.enabled[c] = false;
                 self.clip_weights[c] = 0.0;
+                self.clip_shares[c] = 0.0;
                 self.clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
                 events.push(EventKind::ClipDisable { clip: clip.name.clone() });
             }
@@ -474,14 +493,25 @@ impl Playback {
         self.compose(def);
     }
 
-    /// NormalizeMixer children first (REFERENCE §3.6), then per-channel shares (§6).
+    /// NormalizeMixer children first (REFERENCE §3.6), then per-channel shares (§6). Only
+    /// active clips have weight, so the work is proportional to them (and to the number of
+    /// layers), never to the number of clips.
     fn compose(&mut self, def: &Timeline) {
-        for (l, layer) in def.layers.iter().enumerate() {
-            let sum: f64 = if layer.muted { 0.0 } else { layer.clips.iter().map(|&c| self.clip_weights[c]).sum() };
-            for &c in &layer.clips {
-                self.clip_shares[c] = if layer.muted { 0.0 } else { normalized(self.clip_weights[c], sum) };
+        self.layer_raw.fill(0.0);
+        for &c in &self.active {
+            if let Some(l) = def.clips[c as usize].layer.filter(|&l| !def.layers[l].muted) {
+                self.layer_raw[l] += self.clip_weights[c as usize];
             }
-            self.layer_raw[l] = sum.min(1.0);
+        }
+        for &c in &self.active {
+            let c = c as usize;
+            self.clip_shares[c] = match def.clips[c].layer.filter(|&l| !def.layers[l].muted) {
+                Some(l) => normalized(self.clip_weights[c], self.layer_raw[l]),
+                None => 0.0,
+            };
+        }
+        for sum in &mut self.layer_raw {
+            *sum = sum.min(1.0);
         }
         for (t, track) in def.tracks.iter().enumerate() {
             let sum: f64 = track.layers.iter().map(|&l| self.layer_raw[l]).sum();
@@ -490,18 +520,47 @@ impl Playback {
             }
             self.track_outputs[t] = sum.min(1.0);
         }
+        // Leaves written last time are cleared, then the active clips' leaves written; the
+        // graph rewrites both.
         for channel in 0..self.shares.len() {
+            for &leaf in &self.written {
+                self.shares[channel][leaf as usize] = 0.0;
+            }
             self.compose_channel(def, channel);
         }
+        for i in 0..self.written.len() {
+            self.mark_live(self.written[i]);
+        }
+        self.written.clear();
+        for &c in &self.active {
+            self.written.extend(self.clip_leaves[c as usize].clone().map(|l| l as u32));
+        }
+        for i in 0..self.written.len() {
+            self.mark_live(self.written[i]);
+        }
+    }
+
+    fn mark_live(&mut self, leaf: u32) {
+        if !self.is_live[leaf as usize] {
+            self.is_live[leaf as usize] = true;
+            self.live.push(leaf);
+        }
+    }
+
+    /// Forgets the live leaves once the graph has copied them.
+    pub fn clear_live(&mut self) {
+        for &leaf in &self.live {
+            self.is_live[leaf as usize] = false;
+        }
+        self.live.clear();
     }
 
     /// Later tracks override earlier ones; inside a track, override layers take their
     /// normalized input weight of what is left below them, the base layer sits on the
-    /// default pose, and the track's output weight multiplies it all.
+    /// default pose, and the track's output weight multiplies it all:
+    /// `share(leaf) = R_track × output_track × remaining_layer × input_layer × share_clip ×
+    /// inner_share`.
     fn compose_channel(&mut self, def: &Timeline, channel: usize) {
-        let leaves = std::mem::take(&mut self.shares[channel]);
-        let mut shares = leaves;
-        shares.fill(0.0);
         let mut remaining_tracks = 1.0;
         let mut untouched_output = 1.0;
         for (t, track) in def.tracks.iter().enumerate().rev() {
@@ -509,26 +568,11 @@ impl Playback {
             let mut touched = false;
             for &l in track.layers.iter().rev() {
                 if self.layer_channels[l].as_ref().is_some_and(|m| !m.contains(&channel)) {
+                    self.layer_factors[l] = 0.0;
                     continue;
                 }
                 touched = true;
-                let layer_share = remaining_tracks * self.track_outputs[t] * remaining * self.layer_inputs[l];
-                for (leaf, share) in self.leaves.iter().zip(shares.iter_mut()) {
-                    let (clip, inner_share) = match &leaf.kind {
-                        LeafKind::Clip { clip } => (*clip, 1.0),
-                        LeafKind::Tree { clip, index } => match &self.inner[*clip] {
-                            Inner::Tree(tree) => (*clip, tree.leaf_weights()[*index]),
-                            _ => (*clip, 0.0),
-                        },
-                        LeafKind::Nested { clip, index } => match &self.inner[*clip] {
-                            Inner::Nested(nested) => (*clip, nested.shares(channel)[*index]),
-                            _ => (*clip, 0.0),
-                        },
-                    };
-                    if def.clips[clip].layer == Some(l) {
-                        *share = layer_share * self.clip_shares[clip] * inner_share;
-                    }
-                }
+                self.layer_factors[l] = remaining_tracks * self.track_outputs[t] * remaining * self.layer_inputs[l];
                 remaining *= 1.0 - self.layer_inputs[l];
             }
             if touched {
@@ -536,9 +580,41 @@ impl Playback {
                 untouched_output *= 1.0 - self.track_outputs[t];
             }
         }
-        self.coverage[channel] = shares.iter().sum();
+        let mut coverage = 0.0;
+        for &c in &self.active {
+            let c = c as usize;
+            let Some(l) = def.clips[c].layer else { continue };
+            let clip_share = self.layer_factors[l] * self.clip_shares[c];
+            for leaf in self.clip_leaves[c].clone() {
+                let share = clip_share * self.inner_share(leaf, channel);
+                self.shares[channel][leaf] = share;
+                coverage += share;
+            }
+        }
+        self.coverage[channel] = coverage;
         self.output[channel] = 1.0 - untouched_output;
-        self.shares[channel] = shares;
+    }
+
+    /// A leaf's share within its clip's motion: 1 for a clip, the tree weight, or the nested
+    /// timeline's share.
+    fn inner_share(&self, leaf: usize, channel: usize) -> f64 {
+        match &self.leaves[leaf].kind {
+            LeafKind::Clip { .. } => 1.0,
+            LeafKind::Tree { clip, index } => match &self.inner[*clip] {
+                Inner::Tree(tree) => tree.leaf_weights()[*index],
+                _ => 0.0,
+            },
+            LeafKind::Nested { clip, index } => match &self.inner[*clip] {
+                Inner::Nested(nested) => nested.shares(channel)[*index],
+                _ => 0.0,
+            },
+        }
+    }
+
+    /// Leaves whose share may have changed since [`Playback::clear_live`] (active now, or
+    /// active before); every other leaf's share is 0.
+    pub fn live_leaves(&self) -> &[u32] {
+        &self.live
     }
 }
 
