@@ -42,34 +42,143 @@ pub enum FieldValue {
 /// What happened. The snake_case names returned by [`EventKind::name`] are a public contract.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
+    /// Task lifecycle of a timeline clip at the playback's local frame (REFERENCE §4).
+    ClipBegin {
+        clip: String,
+        local_frame: i64,
+        task: String,
+    },
+    /// Recorded only while tick tracing is on.
+    ClipTick {
+        clip: String,
+        local_frame: i64,
+        task: String,
+    },
+    ClipFinish {
+        clip: String,
+        local_frame: i64,
+        task: String,
+    },
+    ClipInterrupt {
+        clip: String,
+        local_frame: i64,
+        task: String,
+    },
+    /// A flow-scoped task released at the end of its playback.
+    TaskDispose {
+        clip: String,
+        local_frame: i64,
+        task: String,
+    },
+    /// A task submitted a semantic command (REFERENCE §7).
+    Command {
+        kind: String,
+        source: String,
+        target: String,
+        args: Vec<(String, String)>,
+    },
+    /// The entity's movement-lock source set became non-empty / empty.
+    MovementLocked {
+        source: String,
+    },
+    MovementUnlocked {
+        source: String,
+    },
+    /// A transition began on a layer; its token.
+    TransitionBegin {
+        layer: String,
+        generation: u64,
+        from: String,
+        to: String,
+    },
+    /// A completion carried the pending token: `to` is the layer's state now.
+    TransitionCommitted {
+        layer: String,
+        generation: u64,
+        from: String,
+        to: String,
+    },
+    /// A completion whose token is not the pending one; `rejected` counts the layer's rejections.
+    StaleCompletionRejected {
+        layer: String,
+        generation: u64,
+        rejected: u64,
+    },
+    /// A completion of a token that already committed.
+    DuplicateCompletionRejected {
+        layer: String,
+        generation: u64,
+        rejected: u64,
+    },
     /// A timeline clip entered the active set (its interval contains the time).
-    ClipEnable { clip: String },
+    ClipEnable {
+        clip: String,
+    },
     /// A timeline clip left the active set: weight 0, time frozen.
-    ClipDisable { clip: String },
+    ClipDisable {
+        clip: String,
+    },
     /// A marker fired.
-    Signal { name: String, timeline: String },
+    Signal {
+        name: String,
+        timeline: String,
+    },
     /// A looping playback wrapped; `count` loops have completed.
-    TimelineLooped { timeline: String, count: u64 },
+    TimelineLooped {
+        timeline: String,
+        count: u64,
+    },
     /// A playback with wrap `none` reached its duration.
-    TimelineComplete { timeline: String },
+    TimelineComplete {
+        timeline: String,
+    },
     /// A playback was interrupted (or replaced).
-    TimelineInterrupted { timeline: String },
+    TimelineInterrupted {
+        timeline: String,
+    },
     /// `play` named a timeline that does not exist.
-    TimelineMissing { timeline: String },
+    TimelineMissing {
+        timeline: String,
+    },
     /// A playback jumped in time; `policy` says whether skipped markers fired.
-    Seek { timeline: String, from: Ticks, to: Ticks, policy: &'static str },
+    Seek {
+        timeline: String,
+        from: Ticks,
+        to: Ticks,
+        policy: &'static str,
+    },
     /// A config reload succeeded; `generation` counts successful library builds.
-    ReloadApplied { generation: u64, files: Vec<String> },
+    ReloadApplied {
+        generation: u64,
+        files: Vec<String>,
+    },
     /// A config reload failed; the last good library stays live.
-    ReloadFailed { generation: u64, errors: usize },
+    ReloadFailed {
+        generation: u64,
+        errors: usize,
+    },
     /// Something worth a look that did not stop the session.
-    Warning { message: String },
+    Warning {
+        message: String,
+    },
 }
 
 impl EventKind {
     /// The event kind's contract name (`clip_begin`, `reload_applied`, …).
     pub fn name(&self) -> &'static str {
         match self {
+            EventKind::ClipBegin { .. } => "clip_begin",
+            EventKind::ClipTick { .. } => "clip_tick",
+            EventKind::ClipFinish { .. } => "clip_finish",
+            EventKind::ClipInterrupt { .. } => "clip_interrupt",
+            EventKind::TaskDispose { .. } => "task_dispose",
+            EventKind::Command { .. } => "command",
+            EventKind::MovementLocked { .. } => "movement_locked",
+            EventKind::MovementUnlocked { .. } => "movement_unlocked",
+            EventKind::TransitionBegin { .. } => "transition_begin",
+            EventKind::TransitionCommitted { .. } => "transition_committed",
+            EventKind::StaleCompletionRejected { .. } => "stale_completion_rejected",
+            EventKind::DuplicateCompletionRejected { .. } => "duplicate_completion_rejected",
             EventKind::ClipEnable { .. } => "clip_enable",
             EventKind::ClipDisable { .. } => "clip_disable",
             EventKind::Signal { .. } => "signal",
@@ -89,6 +198,34 @@ impl EventKind {
         use FieldValue::*;
         let text = |s: &String| Text(s.clone());
         match self {
+            EventKind::ClipBegin { clip, local_frame, task }
+            | EventKind::ClipTick { clip, local_frame, task }
+            | EventKind::ClipFinish { clip, local_frame, task }
+            | EventKind::ClipInterrupt { clip, local_frame, task }
+            | EventKind::TaskDispose { clip, local_frame, task } => {
+                vec![("clip", text(clip)), ("local_frame", Int(*local_frame)), ("task", text(task))]
+            }
+            EventKind::Command { kind, source, target, args } => {
+                let mut fields = vec![("type", text(kind)), ("source", text(source)), ("target", text(target))];
+                fields.extend(args.iter().map(|(k, v)| (arg_key(k), text(v))));
+                fields
+            }
+            EventKind::MovementLocked { source } | EventKind::MovementUnlocked { source } => {
+                vec![("source", text(source))]
+            }
+            EventKind::TransitionBegin { layer, generation, from, to }
+            | EventKind::TransitionCommitted { layer, generation, from, to } => vec![
+                ("layer", text(layer)),
+                ("generation", Int(*generation as i64)),
+                ("from", text(from)),
+                ("to", text(to)),
+            ],
+            EventKind::StaleCompletionRejected { layer, generation, rejected }
+            | EventKind::DuplicateCompletionRejected { layer, generation, rejected } => vec![
+                ("layer", text(layer)),
+                ("generation", Int(*generation as i64)),
+                ("rejected", Int(*rejected as i64)),
+            ],
             EventKind::ClipEnable { clip } | EventKind::ClipDisable { clip } => vec![("clip", text(clip))],
             EventKind::Signal { name, timeline } => vec![("name", text(name)), ("timeline", text(timeline))],
             EventKind::TimelineLooped { timeline, count } => {
@@ -112,6 +249,12 @@ impl EventKind {
             EventKind::Warning { message } => vec![("message", Text(message.clone()))],
         }
     }
+}
+
+/// Command argument names are a small fixed set (task parameters); anything else is `arg`.
+fn arg_key(key: &str) -> &'static str {
+    const KEYS: &[&str] = &["animation", "audio", "hit_profile", "name", "fade", "payload"];
+    KEYS.iter().find(|k| **k == key).copied().unwrap_or("arg")
 }
 
 /// An event with where and when it happened.

@@ -17,6 +17,7 @@ use crate::event::EventKind;
 use crate::time::Ticks;
 use crate::timeline::TimelineId;
 use crate::timeline::playback::{Playback, PlaybackState};
+use crate::transition::{Arbiter, Completion, Fade, Token};
 
 /// The channel of a graph that does not name any.
 pub const DEFAULT_CHANNEL: &str = "body";
@@ -44,6 +45,137 @@ pub enum Source {
     BlendTree(TreeRuntime),
     Clip(ClipRuntime),
     Timeline(TimelineSlot),
+    Transitions(Box<TransitionSet>),
+}
+
+/// One state of a transition layer: a clip or blend tree, and its weight in the layer.
+#[derive(Clone, Debug)]
+pub struct StateSource {
+    pub name: String,
+    pub source: Source,
+    /// Its weight when the newest fade began, and now.
+    pub base: f64,
+    pub weight: f64,
+}
+
+/// A transition layer (REFERENCE §5): states crossfading under one arbiter. Every state
+/// already in the layer keeps its weight at begin time scaled by `1 − α`; the target gets
+/// `α = elapsed / duration` on top; a fade reports completion `completion_delay` frames
+/// after α reaches 1.
+#[derive(Clone, Debug)]
+pub struct TransitionSet {
+    pub layer: String,
+    pub arbiter: Arbiter,
+    pub states: Vec<StateSource>,
+    /// Fades in flight, oldest first; the newest sets the weights.
+    pub fades: Vec<Fade>,
+    pub completion_delay: u64,
+    /// Leaf shares of all states, flattened in state order, and the parameters they read.
+    shares: Vec<f64>,
+    params: Vec<ParamId>,
+}
+
+impl TransitionSet {
+    /// A layer resting in `initial` (played by `source`).
+    pub fn new(layer: &str, initial: &str, source: Source, completion_delay: u64) -> Self {
+        let state = StateSource { name: initial.into(), source, base: 1.0, weight: 1.0 };
+        let mut set = TransitionSet {
+            layer: layer.into(),
+            arbiter: Arbiter::new(initial),
+            states: vec![state],
+            fades: Vec::new(),
+            completion_delay,
+            shares: Vec::new(),
+            params: Vec::new(),
+        };
+        set.refresh();
+        set
+    }
+
+    /// Starts a fade to `target` (played by `source` if the layer does not have it yet).
+    pub fn begin(&mut self, target: &str, source: impl FnOnce() -> Source, duration: f64) -> Token {
+        if !self.states.iter().any(|s| s.name == target) {
+            self.states.push(StateSource { name: target.into(), source: source(), base: 0.0, weight: 0.0 });
+        }
+        for state in &mut self.states {
+            state.base = state.weight;
+        }
+        let token = self.arbiter.begin(target);
+        self.fades.push(Fade { token: token.clone(), elapsed: 0.0, duration, countdown: None });
+        self.refresh();
+        token
+    }
+
+    /// Delivers a completion by hand; the fade with that token (if any) stops reporting.
+    pub fn complete(&mut self, token: &Token) -> Completion {
+        self.fades.retain(|f| f.token != *token);
+        self.arbiter.complete(token)
+    }
+
+    /// One frame: every fade advances; the newest sets the weights; fades whose countdown
+    /// ran out report their completion.
+    fn advance(&mut self, dt: f64, events: &mut Vec<EventKind>) {
+        let newest = self.fades.last().map(|f| f.token.generation);
+        let mut due = Vec::new();
+        for fade in &mut self.fades {
+            fade.elapsed += dt;
+            if fade.alpha() >= 1.0 && fade.countdown.is_none() {
+                fade.countdown = Some(self.completion_delay);
+            }
+            match fade.countdown {
+                Some(0) => due.push(fade.token.clone()),
+                Some(n) => fade.countdown = Some(n - 1),
+                None => {}
+            }
+            if Some(fade.token.generation) == newest {
+                let alpha = fade.alpha();
+                for state in &mut self.states {
+                    let target = if state.name == fade.token.to { alpha } else { 0.0 };
+                    state.weight = state.base * (1.0 - alpha) + target;
+                }
+            }
+        }
+        for token in due {
+            let outcome = self.complete(&token);
+            events.push(completion_event(&self.layer, &token, outcome, self.arbiter.rejected()));
+        }
+    }
+
+    /// Recomputes the flattened shares and the parameter list.
+    fn refresh(&mut self) {
+        self.shares.clear();
+        self.params.clear();
+        for state in &self.states {
+            self.shares.extend(state.source.shares(0).iter().map(|s| s * state.weight));
+            for &p in state.source.parameters() {
+                if !self.params.contains(&p) {
+                    self.params.push(p);
+                }
+            }
+        }
+    }
+
+    /// The state and leaf index within it of flattened leaf `leaf`.
+    fn locate(&self, mut leaf: usize) -> (&StateSource, usize) {
+        for state in &self.states {
+            let count = state.source.leaf_names().len();
+            if leaf < count {
+                return (state, leaf);
+            }
+            leaf -= count;
+        }
+        unreachable!("leaf index within the layer")
+    }
+}
+
+/// The event a completion produces.
+pub fn completion_event(layer: &str, token: &Token, outcome: Completion, rejected: u64) -> EventKind {
+    let (layer, generation, from, to) = (layer.to_string(), token.generation, token.from.clone(), token.to.clone());
+    match outcome {
+        Completion::Committed => EventKind::TransitionCommitted { layer, generation, from, to },
+        Completion::Stale => EventKind::StaleCompletionRejected { layer, generation, rejected },
+        Completion::Duplicate => EventKind::DuplicateCompletionRejected { layer, generation, rejected },
+    }
 }
 
 const FULL: [f64; 1] = [1.0];
@@ -56,6 +188,7 @@ impl Source {
             Source::Timeline(slot) => {
                 slot.playback.iter().flat_map(|p| p.leaves().iter().map(|l| l.name.clone())).collect()
             }
+            Source::Transitions(set) => set.states.iter().flat_map(|s| s.source.leaf_names()).collect(),
         }
     }
 
@@ -65,6 +198,7 @@ impl Source {
             Source::BlendTree(tree) => tree.leaf_weights(),
             Source::Clip(_) => &FULL,
             Source::Timeline(slot) => slot.playback.as_ref().map_or(&[], |p| p.shares(channel)),
+            Source::Transitions(set) => &set.shares,
         }
     }
 
@@ -73,6 +207,10 @@ impl Source {
             Source::BlendTree(tree) => tree.leaf_times()[leaf],
             Source::Clip(clip) => clip.time,
             Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.leaf_time(leaf)),
+            Source::Transitions(set) => {
+                let (state, index) = set.locate(leaf);
+                state.source.time(index)
+            }
         }
     }
 
@@ -82,6 +220,7 @@ impl Source {
             Source::BlendTree(tree) => tree.coverage(),
             Source::Clip(_) => 1.0,
             Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.coverage(channel)),
+            Source::Transitions(set) => set.shares.iter().sum::<f64>().min(1.0),
         }
     }
 
@@ -113,12 +252,22 @@ impl Source {
                     }
                 }
             }
+            Source::Transitions(set) => {
+                for state in &mut set.states {
+                    state.source.update(snapshot, params, dt, now, events);
+                }
+                if dt > 0.0 {
+                    set.advance(dt, events);
+                }
+                set.refresh();
+            }
         }
     }
 
     fn parameters(&self) -> &[ParamId] {
         match self {
             Source::BlendTree(tree) => tree.parameters(),
+            Source::Transitions(set) => &set.params,
             _ => &[],
         }
     }

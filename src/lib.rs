@@ -16,3 +16,4 @@ pub mod script;
 pub mod session;
 pub mod time;
 pub mod timeline;
+pub mod transition;

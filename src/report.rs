@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use owo_colors::OwoColorize;
 
 use crate::event::{Event, FieldValue};
-use crate::graph::{Source, TimelineSlot};
+use crate::graph::{Source, TimelineSlot, TransitionSet};
 use crate::session::{ActorId, Session};
 use crate::timeline::playback::Playback;
 
@@ -165,6 +165,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
                 }
                 None => format!("timeline {} (not playing)", snapshot.timelines[slot.timeline].name),
             },
+            Source::Transitions(set) => transition_summary(set),
         };
         let header = format!("layer {}  weight {}{mask}{additive}  {source}", layer.name, fixed(layer.weight));
         let _ = writeln!(out, "{}", style.paint(&header, |t| t.cyan().to_string()));
@@ -184,6 +185,17 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
         }
     }
     out
+}
+
+/// `transitions: state Idle · fading to Hit (gen 2, α 0.500000) · 1 rejected`.
+pub fn transition_summary(set: &TransitionSet) -> String {
+    let mut text = format!("transitions: state {}", set.arbiter.current());
+    if let Some(fade) = set.fades.last().filter(|f| set.arbiter.pending() == Some(&f.token)) {
+        let _ =
+            write!(text, " · fading to {} (gen {}, α {})", fade.token.to, fade.token.generation, fixed(fade.alpha()));
+    }
+    let _ = write!(text, " · {} rejected", set.arbiter.rejected());
+    text
 }
 
 /// Tracks, their layer mixers and clips of one playback.
