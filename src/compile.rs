@@ -383,20 +383,27 @@ impl Builder<'_> {
                     ),
                     Some("use 2d_freeform_directional for several speeds in one direction".into()),
                 );
-            } else if gap.radians >= PI - 1e-9 {
-                let what = if gap.from == gap.to {
-                    format!("`{}` is the only direction", name(gap.from))
-                } else {
-                    format!(
-                        "going counter-clockwise from `{}` the next direction, `{}`, is {degrees:.0}° away (180° or more)",
-                        name(gap.from),
-                        name(gap.to)
-                    )
-                };
+            } else if gap.from == gap.to {
                 self.warning(
                     file,
                     span(gap.from),
-                    format!("{what}: inputs in that sector get the centre only or negative weights (Unity's numbers)"),
+                    format!(
+                        "`{}` is the only direction: no input has a direction on both sides, so every input gives \
+                         the centre everything (Unity's numbers)",
+                        name(gap.from)
+                    ),
+                    Some("add directions around it, or use a freeform type".into()),
+                );
+            } else if gap.radians >= PI - 1e-9 {
+                self.warning(
+                    file,
+                    span(gap.from),
+                    format!(
+                        "going counter-clockwise from `{}` the next direction, `{}`, is {degrees:.0}° away (180° or \
+                         more): inputs in that sector get the centre only or negative weights (Unity's numbers)",
+                        name(gap.from),
+                        name(gap.to)
+                    ),
                     Some("add a child in between, or use a freeform type".into()),
                 );
             }

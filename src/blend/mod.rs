@@ -37,6 +37,17 @@ pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
     }
 }
 
+/// The children's positions of a 2D layout (empty for `1d` and `direct`).
+pub fn positions(layout: &Layout) -> &[Point] {
+    match layout {
+        Layout::OneD { .. } | Layout::Direct { .. } => &[],
+        Layout::SimpleDirectional(l) => l.positions(),
+        Layout::FreeformCartesian(l) => l.positions(),
+        Layout::FreeformDirectional(l) => l.positions(),
+        Layout::Triangulated(l) => l.positions(),
+    }
+}
+
 fn point(inputs: &[f64]) -> Point {
     [inputs[0], inputs[1]]
 }

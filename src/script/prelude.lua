@@ -14,13 +14,28 @@ local function wrap(f)
   end
 end
 
-local bl, actor = {}, {}
+local bl, actor, sweep = {}, {}, {}
 for name, f in pairs(raw) do
   local method = name:match("^actor_(.+)$")
+  local sweep_method = name:match("^sweep_(.+)$")
   if method then
     actor[method] = wrap(f)
+  elseif sweep_method then
+    sweep[sweep_method] = wrap(f)
   else
     bl[name] = wrap(f)
   end
+end
+
+-- `bl.sweep` returns a plain table of rows; its methods (`:table()`, `:csv(path)`) reach the
+-- Rust result through the metatable, so editing the rows never changes what they print.
+local sweep_rows = bl.sweep
+function bl.sweep(...)
+  local rows, result = sweep_rows(...)
+  local methods = {}
+  for name, f in pairs(sweep) do
+    methods[name] = function(_, ...) return f(result, ...) end
+  end
+  return setmetatable(rows, { __index = methods, __tostring = function() return sweep.table(result) end })
 end
 return bl, actor
