@@ -170,6 +170,15 @@ mod tests {
     }
 
     #[test]
+    fn without_a_centre_child_the_origin_is_a_jump() {
+        // Documented discontinuity: at (0, 0) every band is 0 (1/n each); a hair away,
+        // the nearest direction takes everything.
+        let hollow = FreeformDirectional::new(vec![[0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]]);
+        assert_eq!(at(&hollow, [0.0, 0.0]), [1.0 / 3.0; 3]);
+        assert_eq!(at(&hollow, [0.0, 1e-9]), [1.0, 0.0, 0.0]);
+    }
+
+    #[test]
     fn weights_are_a_partition_of_one() {
         let layout = strafe();
         for p in [[0.3, 0.6], [-0.7, 1.2], [2.0, -3.0], [0.0, -1.0], [5.0, 0.1]] {
