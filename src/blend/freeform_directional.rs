@@ -2,10 +2,10 @@
 //! polar space (angle, magnitude), for a direction × speed input where one direction may
 //! hold several speeds (walk and run forward).
 
-use std::f64::consts::PI;
+use std::f64::consts::{PI, TAU};
 
 use super::band::{self, Band};
-use super::geometry::{ORIGIN, Point, length, signed_angle};
+use super::geometry::{ORIGIN, Point, length};
 
 /// The band of child `i` against child `j`, precomputed: `vector = vIJ` as far as it does not
 /// depend on the input, and `avg_inv = AM(i, j) = 2/(m_i + m_j)`.
@@ -21,6 +21,8 @@ pub struct FreeformDirectional {
     positions: Vec<Point>,
     /// `m_i = |P_i|`.
     magnitudes: Vec<f64>,
+    /// The polar angle of each position (`atan2`; 0 for the centre child).
+    polar: Vec<f64>,
     /// The child at (0, 0), if any (validation allows at most one).
     centre: Option<usize>,
     /// Row `i` (`n − 1` pairs, `j` ascending) holds child `i`'s bands against every other
@@ -28,30 +30,48 @@ pub struct FreeformDirectional {
     pairs: Vec<Pair>,
 }
 
+/// The signed angle `θ(a → b)` from polar angle `a` to polar angle `b`: their difference
+/// wrapped into `(−π, π]`, so exactly opposite directions give `+π`, as in Unity.
+fn turn(a: f64, b: f64) -> f64 {
+    let d = b - a;
+    if d > PI {
+        d - TAU
+    } else if d <= -PI {
+        d + TAU
+    } else {
+        d
+    }
+}
+
 impl FreeformDirectional {
     /// Children at distinct positions (validation rejects two at one position).
     pub fn new(positions: Vec<Point>) -> Self {
         let magnitudes: Vec<f64> = positions.iter().map(|&q| length(q)).collect();
+        let polar: Vec<f64> = positions.iter().map(|q| q[1].atan2(q[0])).collect();
         let mut pairs = Vec::with_capacity(positions.len() * positions.len().saturating_sub(1));
-        for (i, &pi) in positions.iter().enumerate() {
-            for (j, &pj) in positions.iter().enumerate().filter(|(j, _)| *j != i) {
+        for i in 0..positions.len() {
+            for j in (0..positions.len()).filter(|&j| j != i) {
                 let (mi, mj) = (magnitudes[i], magnitudes[j]);
                 let avg_inv = 2.0 / (mi + mj);
-                let angle = if mi == 0.0 || mj == 0.0 { 0.0 } else { signed_angle(pi, pj) };
+                let angle = if mi == 0.0 || mj == 0.0 { 0.0 } else { turn(polar[i], polar[j]) };
                 pairs.push(Pair { other: j, vector: [angle, (mj - mi) * avg_inv], avg_inv });
             }
         }
         let centre = positions.iter().position(|&q| q == ORIGIN);
-        FreeformDirectional { positions, magnitudes, centre, pairs }
+        FreeformDirectional { positions, magnitudes, polar, centre, pairs }
     }
 
     pub fn positions(&self) -> &[Point] {
         &self.positions
     }
 
-    /// `W_i.x = θ(P_i → p)`, or 0 when `p = 0` or `P_i = 0`.
-    fn angle_to_input(&self, i: usize, p: Point) -> f64 {
-        if p == ORIGIN || Some(i) == self.centre { 0.0 } else { signed_angle(self.positions[i], p) }
+    /// `W_k.x` for every child, written to `angles`: `θ(P_k → p)` ([`turn`]), or 0 when
+    /// `p = 0` or `P_k = 0`. One `atan2` per evaluation instead of one per child.
+    fn input_angles(&self, p: Point, angles: &mut [f64]) {
+        let to_input = p[1].atan2(p[0]);
+        for (k, (angle, &polar)) in angles.iter_mut().zip(&self.polar).enumerate() {
+            *angle = if p == ORIGIN || Some(k) == self.centre { 0.0 } else { turn(polar, to_input) };
+        }
     }
 
     /// Child `i`'s gradient-band value at `p` (REFERENCE §2.4), given `angles[k] = W_k.x`
@@ -63,8 +83,12 @@ impl FreeformDirectional {
     /// `h_ij = 1 − (vIJ·vIO)/|vIJ|²`. The value starts at `1 − |W_i.x|/π` (angle factor 1,
     /// as in Unity), is lowered to `min_j h_ij`, and is 0 if any `h_ij ≤ 0`.
     pub fn band(&self, i: usize, p: Point, angles: &[f64]) -> Band {
-        let p_zero = p == ORIGIN;
-        let w = [angles[i], length(p) - self.magnitudes[i]];
+        self.band_at(i, p == ORIGIN, length(p), angles)
+    }
+
+    /// [`FreeformDirectional::band`] with `p = 0` and `|p|` worked out once per evaluation.
+    fn band_at(&self, i: usize, p_zero: bool, p_length: f64, angles: &[f64]) -> Band {
+        let w = [angles[i], p_length - self.magnitudes[i]];
         let others = self.positions.len() - 1;
         let row = &self.pairs[i * others..(i + 1) * others];
         let bands = row.iter().map(|pair| {
@@ -85,7 +109,8 @@ impl FreeformDirectional {
 
     /// Every child's band at `p`, for explanations.
     pub fn bands(&self, p: Point) -> Vec<Band> {
-        let angles: Vec<f64> = (0..self.positions.len()).map(|i| self.angle_to_input(i, p)).collect();
+        let mut angles = vec![0.0; self.positions.len()];
+        self.input_angles(p, &mut angles);
         (0..self.positions.len()).map(|i| self.band(i, p, &angles)).collect()
     }
 
@@ -98,13 +123,12 @@ impl FreeformDirectional {
         // `out` holds the angles W_k.x first, so evaluation allocates nothing. The centre
         // child reads every angle, so its band is taken first; any other child reads only
         // its own angle, which is still in place when its band replaces it.
-        for (i, w) in out.iter_mut().enumerate() {
-            *w = self.angle_to_input(i, p);
-        }
-        let centre = self.centre.map(|c| (c, self.band(c, p, out).value));
+        self.input_angles(p, out);
+        let (p_zero, p_length) = (p == ORIGIN, length(p));
+        let centre = self.centre.map(|c| (c, self.band_at(c, p_zero, p_length, out).value));
         for i in 0..out.len() {
             if Some(i) != self.centre {
-                let value = self.band(i, p, out).value;
+                let value = self.band_at(i, p_zero, p_length, out).value;
                 out[i] = value;
             }
         }
@@ -160,6 +184,14 @@ mod tests {
             assert_eq!(*child, want_child, "{limits:?}");
             assert!((h - want_h).abs() < 1e-12, "{limits:?}");
         }
+    }
+
+    #[test]
+    fn turns_follow_unitys_sign_rule() {
+        assert_eq!(turn(0.0, PI / 2.0), PI / 2.0);
+        assert_eq!(turn(PI, 0.0), PI, "exactly opposite is +π");
+        assert_eq!(turn(0.0, PI), PI);
+        assert!((turn(3.0, -3.0) - (TAU - 6.0)).abs() < 1e-15, "the short way round");
     }
 
     #[test]
