@@ -12,7 +12,7 @@ use blendlab::blend::freeform_directional::FreeformDirectional;
 use blendlab::blend::geometry::Point;
 use blendlab::blend::simple_directional::SimpleDirectional;
 use blendlab::blend::triangulated::Triangulated;
-use blendlab::blend::{direct, one_d};
+use blendlab::blend::{Layout2d, direct, one_d};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 const SIZES: [usize; 3] = [4, 16, 64];
@@ -53,27 +53,23 @@ fn bench<F: FnMut(Point, &mut [f64])>(c: &mut Criterion, name: &str, make: impl 
     group.finish();
 }
 
+/// [`bench`] for a 2D layout built on the [`spiral`] of each size.
+fn bench_2d<L: Layout2d>(c: &mut Criterion, name: &str, make: impl Fn(Vec<Point>) -> L) {
+    bench(c, name, |n| {
+        let layout = make(spiral(n));
+        move |p: Point, out: &mut [f64]| layout.weights(p, out)
+    });
+}
+
 fn blend_trees(c: &mut Criterion) {
     bench(c, "1d", |n| {
         let thresholds: Vec<f64> = (0..n).map(|i| i as f64 * 5.0 / n as f64 - 2.5).collect();
         move |p: Point, out: &mut [f64]| one_d::weights(&thresholds, p[0], out)
     });
-    bench(c, "2d_simple_directional", |n| {
-        let layout = SimpleDirectional::new(spiral(n));
-        move |p: Point, out: &mut [f64]| layout.weights(p, out)
-    });
-    bench(c, "2d_freeform_cartesian", |n| {
-        let layout = FreeformCartesian::new(spiral(n));
-        move |p: Point, out: &mut [f64]| layout.weights(p, out)
-    });
-    bench(c, "2d_freeform_directional", |n| {
-        let layout = FreeformDirectional::new(spiral(n));
-        move |p: Point, out: &mut [f64]| layout.weights(p, out)
-    });
-    bench(c, "2d_triangulated", |n| {
-        let layout = Triangulated::delaunay(spiral(n)).expect("the spiral triangulates");
-        move |p: Point, out: &mut [f64]| layout.weights(p, out)
-    });
+    bench_2d(c, "2d_simple_directional", SimpleDirectional::new);
+    bench_2d(c, "2d_freeform_cartesian", FreeformCartesian::new);
+    bench_2d(c, "2d_freeform_directional", FreeformDirectional::new);
+    bench_2d(c, "2d_triangulated", |points| Triangulated::delaunay(points).expect("the spiral triangulates"));
     bench(c, "direct", |n| {
         let mut values: Vec<f64> = (0..n).map(|i| (i % 5) as f64 / 4.0).collect();
         move |p: Point, out: &mut [f64]| {

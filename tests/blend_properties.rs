@@ -15,7 +15,7 @@ use blendlab::blend::geometry::Point;
 use blendlab::blend::simple_directional::SimpleDirectional;
 use blendlab::blend::sweep::{Axis, sweep};
 use blendlab::blend::triangulated::Triangulated;
-use blendlab::blend::{TreeRuntime, direct};
+use blendlab::blend::{Layout2d, TreeRuntime, direct};
 use blendlab::compile::{Snapshot, compile};
 use blendlab::config::SourceFile;
 use blendlab::graph::Source;
@@ -59,9 +59,9 @@ fn input() -> impl Strategy<Value = Point> {
     (-3.0f64..3.0, -3.0f64..3.0).prop_map(|(x, y)| [x, y])
 }
 
-fn evaluate(weights: &impl Fn(Point, &mut [f64]), n: usize, p: Point) -> Vec<f64> {
-    let mut out = vec![f64::NAN; n];
-    weights(p, &mut out);
+fn evaluate(layout: &impl Layout2d, p: Point) -> Vec<f64> {
+    let mut out = vec![f64::NAN; layout.positions().len()];
+    layout.weights(p, &mut out);
     out
 }
 
@@ -71,22 +71,22 @@ fn partition_of_one(w: &[f64]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn exact_at_samples(weights: &impl Fn(Point, &mut [f64]), positions: &[Point]) -> Result<(), TestCaseError> {
-    for (i, &q) in positions.iter().enumerate() {
-        let w = evaluate(weights, positions.len(), q);
+/// Weights ≥ 0 summing to 1 at `p`; exactly 1 for each child at its own position (0 for
+/// the others); and a 1e-6 move from `p` in direction `angle` moves no weight by more
+/// than 1e-3.
+fn well_behaved(layout: &impl Layout2d, p: Point, angle: f64) -> Result<(), TestCaseError> {
+    let here = evaluate(layout, p);
+    partition_of_one(&here)?;
+    for (i, &q) in layout.positions().iter().enumerate() {
+        let w = evaluate(layout, q);
         for (j, &v) in w.iter().enumerate() {
             prop_assert_eq!(v, if i == j { 1.0 } else { 0.0 }, "child {} at {:?}: {:?}", i, q, w);
         }
     }
-    Ok(())
-}
-
-/// Moving the input 1e-6 in direction `angle` moves no weight by more than 1e-3.
-fn continuous(weights: &impl Fn(Point, &mut [f64]), n: usize, p: Point, angle: f64) -> Result<(), TestCaseError> {
     let q = [p[0] + 1e-6 * angle.cos(), p[1] + 1e-6 * angle.sin()];
-    let (a, b) = (evaluate(weights, n, p), evaluate(weights, n, q));
-    for (x, y) in a.iter().zip(&b) {
-        prop_assert!((x - y).abs() <= 1e-3, "{p:?} → {q:?}: {a:?} vs {b:?}");
+    let there = evaluate(layout, q);
+    for (x, y) in here.iter().zip(&there) {
+        prop_assert!((x - y).abs() <= 1e-3, "{p:?} → {q:?}: {here:?} vs {there:?}");
     }
     Ok(())
 }
@@ -94,45 +94,27 @@ fn continuous(weights: &impl Fn(Point, &mut [f64]), n: usize, p: Point, angle: f
 proptest! {
     #[test]
     fn simple_directional(positions in directions(), p in input(), angle in 0.0..TAU) {
-        let layout = SimpleDirectional::new(positions.clone());
-        let weights = |p: Point, out: &mut [f64]| layout.weights(p, out);
-        partition_of_one(&evaluate(&weights, positions.len(), p))?;
-        exact_at_samples(&weights, &positions)?;
-        continuous(&weights, positions.len(), p, angle)?;
+        well_behaved(&SimpleDirectional::new(positions), p, angle)?;
     }
 
     #[test]
     fn freeform_cartesian(positions in lattice(1..16), p in input(), angle in 0.0..TAU) {
-        let layout = FreeformCartesian::new(positions.clone());
-        let weights = |p: Point, out: &mut [f64]| layout.weights(p, out);
-        partition_of_one(&evaluate(&weights, positions.len(), p))?;
-        exact_at_samples(&weights, &positions)?;
-        continuous(&weights, positions.len(), p, angle)?;
+        well_behaved(&FreeformCartesian::new(positions), p, angle)?;
     }
 
     #[test]
     fn freeform_directional(positions in with_centre(), p in input(), angle in 0.0..TAU) {
-        let layout = FreeformDirectional::new(positions.clone());
-        let weights = |p: Point, out: &mut [f64]| layout.weights(p, out);
-        partition_of_one(&evaluate(&weights, positions.len(), p))?;
-        exact_at_samples(&weights, &positions)?;
-        continuous(&weights, positions.len(), p, angle)?;
+        well_behaved(&FreeformDirectional::new(positions), p, angle)?;
     }
 
     #[test]
     fn freeform_directional_without_centre_still_sums_to_one(positions in lattice(1..12), p in input()) {
-        let layout = FreeformDirectional::new(positions.clone());
-        let weights = |p: Point, out: &mut [f64]| layout.weights(p, out);
-        partition_of_one(&evaluate(&weights, positions.len(), p))?;
+        partition_of_one(&evaluate(&FreeformDirectional::new(positions), p))?;
     }
 
     #[test]
     fn triangulated(positions in lattice(1..20), p in input(), angle in 0.0..TAU) {
-        let layout = Triangulated::delaunay(positions.clone()).unwrap();
-        let weights = |p: Point, out: &mut [f64]| layout.weights(p, out);
-        partition_of_one(&evaluate(&weights, positions.len(), p))?;
-        exact_at_samples(&weights, &positions)?;
-        continuous(&weights, positions.len(), p, angle)?;
+        well_behaved(&Triangulated::delaunay(positions).unwrap(), p, angle)?;
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (Johansen 2009) over two independent axes, for parameters that are not a direction and a
 //! speed (lean × speed, turn × pitch).
 
+use super::Layout2d;
 use super::band::{self, Band};
 use super::geometry::{Point, dot, sub};
 
@@ -35,10 +36,6 @@ impl FreeformCartesian {
         FreeformCartesian { positions, pairs }
     }
 
-    pub fn positions(&self) -> &[Point] {
-        &self.positions
-    }
-
     /// Child `i`'s gradient-band value at `p` (REFERENCE §2.3):
     /// `h_ij = 1 − (p − P_i)·(P_j − P_i)/|P_j − P_i|²` for every other child `j` **(ours: all
     /// `j`, where Unity uses precomputed neighbours; ordinary layouts agree)**; the value is
@@ -54,11 +51,17 @@ impl FreeformCartesian {
     pub fn bands(&self, p: Point) -> Vec<Band> {
         (0..self.positions.len()).map(|i| self.band(i, p)).collect()
     }
+}
+
+impl Layout2d for FreeformCartesian {
+    fn positions(&self) -> &[Point] {
+        &self.positions
+    }
 
     /// Child weights for input `p`, written to `out`: the band values divided by their sum;
     /// if the sum is 0 the nearest child gets 1 **(ours; with distinct positions it never
     /// is: the nearest child's bands are all ≥ 1/2)**. At a child's position: exactly 1.
-    pub fn weights(&self, p: Point, out: &mut [f64]) {
+    fn weights(&self, p: Point, out: &mut [f64]) {
         if band::exact_at_sample(&self.positions, p, out) {
             return;
         }
@@ -84,22 +87,11 @@ impl FreeformCartesian {
 mod tests {
     use super::*;
     use crate::blend::band::Limit;
+    use crate::blend::testing::{assert_exact_at_positions, assert_near, at};
 
     /// P0 (0,0), P1 (1,0), P2 (0,1), P3 (1,1).
     fn unit_square() -> FreeformCartesian {
         FreeformCartesian::new(vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    }
-
-    fn at(layout: &FreeformCartesian, p: Point) -> Vec<f64> {
-        let mut out = vec![f64::NAN; layout.positions().len()];
-        layout.weights(p, &mut out);
-        out
-    }
-
-    fn assert_near(got: &[f64], want: &[f64]) {
-        for (g, w) in got.iter().zip(want) {
-            assert!((g - w).abs() < 1e-12, "{got:?} vs {want:?}");
-        }
     }
 
     #[test]
@@ -130,11 +122,6 @@ mod tests {
     #[test]
     fn each_child_gets_exactly_one_at_its_position() {
         let layout = FreeformCartesian::new(vec![[0.0, 0.0], [0.7, 0.1], [-0.3, 1.9], [2.0, 2.0], [-1.0, -1.5]]);
-        for (i, &q) in layout.positions().iter().enumerate() {
-            let w = at(&layout, q);
-            for (j, &v) in w.iter().enumerate() {
-                assert_eq!(v, if i == j { 1.0 } else { 0.0 }, "child {i}: {w:?}");
-            }
-        }
+        assert_exact_at_positions(&layout);
     }
 }

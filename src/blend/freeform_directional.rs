@@ -4,6 +4,7 @@
 
 use std::f64::consts::{PI, TAU};
 
+use super::Layout2d;
 use super::band::{self, Band};
 use super::geometry::{ORIGIN, Point, length};
 
@@ -61,10 +62,6 @@ impl FreeformDirectional {
         FreeformDirectional { positions, magnitudes, polar, centre, pairs }
     }
 
-    pub fn positions(&self) -> &[Point] {
-        &self.positions
-    }
-
     /// `W_k.x` for every child, written to `angles`: `θ(P_k → p)` ([`turn`]), or 0 when
     /// `p = 0` or `P_k = 0`. One `atan2` per evaluation instead of one per child.
     fn input_angles(&self, p: Point, angles: &mut [f64]) {
@@ -113,10 +110,16 @@ impl FreeformDirectional {
         self.input_angles(p, &mut angles);
         (0..self.positions.len()).map(|i| self.band(i, p, &angles)).collect()
     }
+}
+
+impl Layout2d for FreeformDirectional {
+    fn positions(&self) -> &[Point] {
+        &self.positions
+    }
 
     /// Child weights for input `p`, written to `out`: the band values divided by their sum,
     /// or `1/n` each when the sum is 0. At a child's position: exactly 1.
-    pub fn weights(&self, p: Point, out: &mut [f64]) {
+    fn weights(&self, p: Point, out: &mut [f64]) {
         if band::exact_at_sample(&self.positions, p, out) {
             return;
         }
@@ -146,25 +149,17 @@ impl FreeformDirectional {
 mod tests {
     use super::*;
     use crate::blend::band::Limit;
+    use crate::blend::testing::{assert_exact_at_positions, assert_near, at};
 
     /// Idle (0,0), walkF (0,1), runF (0,2), R (1,0), L (−1,0).
     fn strafe() -> FreeformDirectional {
         FreeformDirectional::new(vec![[0.0, 0.0], [0.0, 1.0], [0.0, 2.0], [1.0, 0.0], [-1.0, 0.0]])
     }
 
-    fn at(layout: &FreeformDirectional, p: Point) -> Vec<f64> {
-        let mut out = vec![f64::NAN; layout.positions().len()];
-        layout.weights(p, &mut out);
-        out
-    }
-
     #[test]
     fn reference_numbers() {
         // REFERENCE §2.4.
-        let w = at(&strafe(), [0.0, 1.5]);
-        for (got, want) in w.iter().zip([0.0, 0.5, 0.5, 0.0, 0.0]) {
-            assert!((got - want).abs() < 1e-12, "{w:?}");
-        }
+        assert_near(&at(&strafe(), [0.0, 1.5]), &[0.0, 0.5, 0.5, 0.0, 0.0]);
     }
 
     #[test]
@@ -223,11 +218,6 @@ mod tests {
     #[test]
     fn each_child_gets_exactly_one_at_its_position() {
         let layout = strafe();
-        for (i, &q) in layout.positions().iter().enumerate() {
-            let w = at(&layout, q);
-            for (j, &v) in w.iter().enumerate() {
-                assert_eq!(v, if i == j { 1.0 } else { 0.0 });
-            }
-        }
+        assert_exact_at_positions(&layout);
     }
 }

@@ -23,6 +23,14 @@ use crate::config::raw::SyncMode;
 use geometry::Point;
 use params::ParamState;
 
+/// What every 2D layout offers: its children's positions and their weights at an input.
+pub trait Layout2d {
+    /// The children's positions, in layout order.
+    fn positions(&self) -> &[Point];
+    /// Child weights for input `p`, written to `out` (one per child).
+    fn weights(&self, p: Point, out: &mut [f64]);
+}
+
 /// A tree's child weights from its blend inputs, written to `out` (one weight per child, in
 /// layout order). The inputs are `[x]` for `1d`, `[x, y]` for the 2D types and one value per
 /// child for `direct` — see [`blend_inputs`].
@@ -346,6 +354,37 @@ impl TreeRuntime {
                     *time =
                         if clip.looping { (*time + dt).rem_euclid(clip.length) } else { (*time + dt).min(clip.length) };
                 }
+            }
+        }
+    }
+}
+
+/// Helpers for the unit tests of the 2D layouts.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Layout2d;
+    use super::geometry::Point;
+
+    /// The weights of `layout` at `p`.
+    pub fn at(layout: &impl Layout2d, p: Point) -> Vec<f64> {
+        let mut out = vec![f64::NAN; layout.positions().len()];
+        layout.weights(p, &mut out);
+        out
+    }
+
+    pub fn assert_near(got: &[f64], want: &[f64]) {
+        assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{got:?} vs {want:?}");
+        }
+    }
+
+    /// At each child's position that child has weight exactly 1 and every other exactly 0.
+    pub fn assert_exact_at_positions(layout: &impl Layout2d) {
+        for (i, &q) in layout.positions().iter().enumerate() {
+            let w = at(layout, q);
+            for (j, &v) in w.iter().enumerate() {
+                assert_eq!(v, if i == j { 1.0 } else { 0.0 }, "child {i} at {q:?}: {w:?}");
             }
         }
     }

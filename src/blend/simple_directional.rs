@@ -2,6 +2,7 @@
 //! around an optional centre child at (0, 0); an input blends the two directions either
 //! side of it and the centre, by barycentric coordinates in the triangle (0, A, B).
 
+use super::Layout2d;
 use super::geometry::{ORIGIN, Point, cross, dot, length, signed_angle};
 
 /// The children's positions, with what the weights need precomputed.
@@ -38,10 +39,6 @@ impl SimpleDirectional {
             .collect();
         let centre = positions.iter().position(|&q| q == ORIGIN);
         SimpleDirectional { positions, directions, centre }
-    }
-
-    pub fn positions(&self) -> &[Point] {
-        &self.positions
     }
 
     /// The neighbours and barycentric weights of input `p` (REFERENCE §2.2):
@@ -92,11 +89,17 @@ impl SimpleDirectional {
         solution.counter_clockwise = Some((b, wb));
         solution
     }
+}
+
+impl Layout2d for SimpleDirectional {
+    fn positions(&self) -> &[Point] {
+        &self.positions
+    }
 
     /// Child weights for input `p`, written to `out`: A and B get their weights from
     /// [`SimpleDirectional::solve`], the centre child gets `c`, or with no centre child
     /// every child gets `+c/n`.
-    pub fn weights(&self, p: Point, out: &mut [f64]) {
+    fn weights(&self, p: Point, out: &mut [f64]) {
         let solution = self.solve(p);
         out.fill(0.0);
         for (i, w) in solution.clockwise.into_iter().chain(solution.counter_clockwise) {
@@ -148,23 +151,11 @@ pub fn gaps(positions: &[Point]) -> Vec<Gap> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blend::testing::{assert_exact_at_positions, assert_near, at};
 
     /// Idle (0,0), F (0,1), R (1,0), B (0,−1), L (−1,0).
     fn cross_layout() -> SimpleDirectional {
         SimpleDirectional::new(vec![[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, -1.0], [-1.0, 0.0]])
-    }
-
-    fn at(layout: &SimpleDirectional, p: Point) -> Vec<f64> {
-        let mut out = vec![f64::NAN; layout.positions().len()];
-        layout.weights(p, &mut out);
-        out
-    }
-
-    fn assert_near(got: &[f64], want: &[f64]) {
-        assert_eq!(got.len(), want.len());
-        for (g, w) in got.iter().zip(want) {
-            assert!((g - w).abs() < 1e-12, "{got:?} vs {want:?}");
-        }
     }
 
     #[test]
@@ -205,12 +196,7 @@ mod tests {
     fn each_child_gets_exactly_one_at_its_position() {
         let layout =
             SimpleDirectional::new(vec![[0.0, 0.0], [0.3, 1.7], [1.0, -0.2], [-0.4, -0.9], [-2.0, 0.5], [0.0, 0.0001]]);
-        for (i, &q) in layout.positions().iter().enumerate() {
-            let w = at(&layout, q);
-            for (j, &v) in w.iter().enumerate() {
-                assert_eq!(v, if i == j { 1.0 } else { 0.0 }, "child {i} at {q:?}: {w:?}");
-            }
-        }
+        assert_exact_at_positions(&layout);
     }
 
     #[test]

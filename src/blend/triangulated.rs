@@ -4,6 +4,7 @@
 
 use spade::{DelaunayTriangulation, HasPosition, InsertionError, Point2, Triangulation};
 
+use super::Layout2d;
 use super::geometry::{Point, cross, dot, sub};
 
 /// A triangle with what barycentric coordinates need: `weights(p)` of corners `[a, b, c]`
@@ -158,10 +159,6 @@ impl Triangulated {
         Triangulated { positions, triangles, edges, vertices }
     }
 
-    pub fn positions(&self) -> &[Point] {
-        &self.positions
-    }
-
     /// The triangles, as child indices.
     pub fn triangles(&self) -> impl Iterator<Item = [usize; 3]> + '_ {
         self.triangles.iter().map(|t| t.corners)
@@ -192,25 +189,6 @@ impl Triangulated {
         best.map(|(_, location)| location).or_else(|| self.vertices.first().map(|&v| Location::Vertex(v)))
     }
 
-    /// Child weights for input `p`, written to `out`, from [`Triangulated::locate`]:
-    /// children outside the located triangle or edge get 0.
-    pub fn weights(&self, p: Point, out: &mut [f64]) {
-        out.fill(0.0);
-        match self.locate(p) {
-            Some(Location::Vertex(child)) => out[child] = 1.0,
-            Some(Location::Inside { corners, weights }) => {
-                for (c, w) in corners.into_iter().zip(weights) {
-                    out[c] = w;
-                }
-            }
-            Some(Location::Edge { ends: [a, b], t }) => {
-                out[a] = 1.0 - t;
-                out[b] = t;
-            }
-            None => {}
-        }
-    }
-
     /// Groups of four children on one circle whose two triangles could have been split the
     /// other way (the Delaunay triangulation is not unique there), as sorted child indices.
     /// Found per shared edge with the in-circle determinant, relative to the points' spread.
@@ -236,6 +214,31 @@ impl Triangulated {
         groups.sort_unstable();
         groups.dedup();
         groups
+    }
+}
+
+impl Layout2d for Triangulated {
+    fn positions(&self) -> &[Point] {
+        &self.positions
+    }
+
+    /// Child weights for input `p`, written to `out`, from [`Triangulated::locate`]:
+    /// children outside the located triangle or edge get 0.
+    fn weights(&self, p: Point, out: &mut [f64]) {
+        out.fill(0.0);
+        match self.locate(p) {
+            Some(Location::Vertex(child)) => out[child] = 1.0,
+            Some(Location::Inside { corners, weights }) => {
+                for (c, w) in corners.into_iter().zip(weights) {
+                    out[c] = w;
+                }
+            }
+            Some(Location::Edge { ends: [a, b], t }) => {
+                out[a] = 1.0 - t;
+                out[b] = t;
+            }
+            None => {}
+        }
     }
 }
 
@@ -281,22 +284,11 @@ fn along_line(positions: &[Point]) -> Vec<[usize; 2]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blend::testing::{assert_exact_at_positions, assert_near, at};
 
     /// Idle (0,0), F (0,1), R (1,0), L (−1,0), B (0,−1).
     fn diamond() -> Triangulated {
         Triangulated::delaunay(vec![[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0], [0.0, -1.0]]).unwrap()
-    }
-
-    fn at(layout: &Triangulated, p: Point) -> Vec<f64> {
-        let mut out = vec![f64::NAN; layout.positions().len()];
-        layout.weights(p, &mut out);
-        out
-    }
-
-    fn assert_near(got: &[f64], want: &[f64]) {
-        for (g, w) in got.iter().zip(want) {
-            assert!((g - w).abs() < 1e-12, "{got:?} vs {want:?}");
-        }
     }
 
     #[test]
@@ -313,6 +305,13 @@ mod tests {
         let triangles: Vec<[usize; 3]> = diamond().triangles().collect();
         assert_eq!(triangles, [[0, 1, 3], [0, 2, 1], [0, 3, 4], [0, 4, 2]]);
         assert!(diamond().cocircular().is_empty());
+    }
+
+    #[test]
+    fn each_child_gets_exactly_one_at_its_position() {
+        assert_exact_at_positions(&diamond());
+        let scattered = vec![[0.0, 0.0], [0.7, 0.1], [-0.3, 1.9], [2.0, 2.0], [-1.0, -1.5], [0.1, -0.4]];
+        assert_exact_at_positions(&Triangulated::delaunay(scattered).unwrap());
     }
 
     #[test]

@@ -45,10 +45,9 @@ pub(super) fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) 
             validate_thresholds(p, children);
         }
         BlendKind::Direct => {
-            for misplaced in [t.parameter.as_ref().map(Spanned::span), t.parameters.as_ref().map(Spanned::span)] {
-                if let Some(span) = misplaced {
-                    p.error(span, "a direct tree reads one `parameter` per child, not parameters of the tree");
-                }
+            let misplaced = [t.parameter.as_ref().map(Spanned::span), t.parameters.as_ref().map(Spanned::span)];
+            for span in misplaced.into_iter().flatten() {
+                p.error(span, "a direct tree reads one `parameter` per child, not parameters of the tree");
             }
             for child in children.iter().filter(|c| c.parameter.is_none()) {
                 p.error(
@@ -193,10 +192,9 @@ fn validate_triangles(p: &mut Problems, children: &[RawChild], triangles: &Spann
     }
 }
 
-/// Whether the triangle is degenerate: `|u × v| ≤ 1e-12·|u|·|v|` (or a coordinate is not
-/// finite, already reported).
+/// Whether the triangle (finite corners) is degenerate: `|u × v| ≤ 1e-12·|u|·|v|`.
 fn zero_area(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> bool {
     let (u, v) = ([b[0] - a[0], b[1] - a[1]], [c[0] - a[0], c[1] - a[1]]);
     let area = (u[0] * v[1] - u[1] * v[0]).abs();
-    !(area > 1e-12 * u[0].hypot(u[1]) * v[0].hypot(v[1]))
+    area <= 1e-12 * u[0].hypot(u[1]) * v[0].hypot(v[1])
 }
