@@ -5,11 +5,19 @@
 //! by threshold, names resolved to indices). A snapshot is built only when there is no
 //! error, so a bad edit can never replace a good library.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::f64::consts::PI;
 
 mod timeline;
 
-use crate::config::raw::{BlendKind, RawBlendTree, SyncMode};
+use toml::Spanned;
+
+use crate::blend::freeform_cartesian::FreeformCartesian;
+use crate::blend::freeform_directional::FreeformDirectional;
+use crate::blend::geometry::{ORIGIN, Point};
+use crate::blend::simple_directional::{self, SimpleDirectional};
+use crate::blend::triangulated::Triangulated;
+use crate::config::raw::{BlendKind, RawBlendTree, RawChild, SyncMode};
 use crate::config::{Diagnostic, Named, ParsedFile, SourceFile, parse_file, suggestion};
 use crate::timeline::{Timeline, TimelineId};
 
@@ -48,11 +56,22 @@ pub enum Motion {
     Tree(TreeId),
 }
 
-/// Where a tree's children sit in parameter space, by tree type.
+/// Where a tree's children sit in parameter space, by tree type, with what the weight math
+/// needs precomputed (normalized directions, band vectors, triangles).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Layout {
     /// `1d`: thresholds ascending; children are sorted by threshold (stable).
     OneD { thresholds: Vec<f64> },
+    /// `2d_simple_directional`: children in file order.
+    SimpleDirectional(SimpleDirectional),
+    /// `2d_freeform_cartesian`: children in file order.
+    FreeformCartesian(FreeformCartesian),
+    /// `2d_freeform_directional`: children in file order.
+    FreeformDirectional(FreeformDirectional),
+    /// `2d_triangulated`: children in file order; the triangles given or computed here.
+    Triangulated(Triangulated),
+    /// `direct`: children in file order, each reading the parameter at its index.
+    Direct { normalize: bool },
 }
 
 /// A compiled blend tree.
@@ -60,7 +79,8 @@ pub enum Layout {
 pub struct BlendTree {
     pub name: String,
     pub kind: BlendKind,
-    /// The parameters it reads, in order (`[x]` for 1d).
+    /// The parameters it reads, in order: `[x]` for 1d, `[x, y]` for the 2D types, one per
+    /// child for direct.
     pub parameters: Vec<ParamId>,
     /// What each child plays, in layout order.
     pub children: Vec<Motion>,
@@ -180,6 +200,7 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
         declared: 0,
         defined_at: BTreeMap::new(),
         pending_mask_checks: Vec::new(),
+        tree_children: Vec::new(),
     };
     builder.build(&parsed);
     let Builder { mut diagnostics, snapshot, .. } = builder;
@@ -197,9 +218,11 @@ struct Builder<'a> {
     declared: usize,
     /// Where each asset name was first defined: (file index, span start).
     defined_at: BTreeMap<String, (usize, usize)>,
-    /// Timeline layers of graphs whose masks are checked once all timelines are compiled:
-    /// (file, span, timeline, graph channels, graph name).
+    /// Timeline layers of graphs whose masks are checked once all timelines are compiled.
     pending_mask_checks: Vec<MaskCheck>,
+    /// What each blend tree's children play, by tree id — also for locally invalid trees,
+    /// which never reach the snapshot but still take part in the cycle check.
+    tree_children: Vec<Vec<Motion>>,
 }
 
 /// A graph's timeline layer whose masks must name channels the graph has.
@@ -218,9 +241,17 @@ impl Builder<'_> {
         self.diagnostics.push(d);
     }
 
+    fn warning(&mut self, file: usize, span: std::ops::Range<usize>, message: String, hint: Option<String>) {
+        let mut d = Diagnostic::warning(&self.sources[file].path, span, message);
+        d.hint = hint;
+        self.diagnostics.push(d);
+    }
+
     fn build(&mut self, files: &[ParsedFile]) {
         for (f, file) in files.iter().enumerate() {
             let mut names = Vec::new();
+            // Locally invalid entries are registered too, so references to them resolve; the
+            // library has an error then, so no snapshot is made from them.
             for clip in &file.clips {
                 if self.claim(f, clip, "clip") {
                     let id = self.snapshot.clips.len();
@@ -266,8 +297,9 @@ impl Builder<'_> {
             self.snapshot.assets.insert(graph.name.clone(), Asset::Graph(id));
         }
         for (f, tree) in &trees {
-            let compiled = self.blend_tree(*f, tree);
-            self.snapshot.blend_trees.push(compiled);
+            if let Some(compiled) = self.blend_tree(*f, tree) {
+                self.snapshot.blend_trees.push(compiled);
+            }
         }
         self.check_cycles(&trees);
         for (f, timeline) in &timelines {
@@ -371,29 +403,153 @@ impl Builder<'_> {
         Some(self.snapshot.parameters.len() - 1)
     }
 
-    fn blend_tree(&mut self, file: usize, tree: &Named<RawBlendTree>) -> BlendTree {
+    /// Resolves a tree's parameters and motions (reporting unknown names) and, for a
+    /// locally valid tree, builds its layout.
+    fn blend_tree(&mut self, file: usize, tree: &Named<RawBlendTree>) -> Option<BlendTree> {
         let raw = &tree.value;
         let kind = *raw.kind.get_ref();
         let declared = self.declared;
-        if kind != BlendKind::OneD {
-            self.error(
+        let names: Vec<&Spanned<String>> = match kind {
+            BlendKind::OneD => raw.parameter.iter().collect(),
+            BlendKind::Direct => raw.children.get_ref().iter().filter_map(|c| c.parameter.as_ref()).collect(),
+            _ => raw.parameters.iter().flat_map(|ps| ps.get_ref()).collect(),
+        };
+        let parameters: Vec<ParamId> = names.into_iter().filter_map(|p| self.parameter(file, p, declared)).collect();
+        let children: Vec<Motion> = raw.children.get_ref().iter().map(|c| self.motion(file, &c.motion)).collect();
+        self.tree_children.push(children.clone());
+        if !tree.valid {
+            return None;
+        }
+        let (layout, children) = self.layout(file, tree, children);
+        Some(BlendTree { name: tree.name.clone(), kind, parameters, children, layout, sync: raw.sync })
+    }
+
+    /// The layout of a locally valid tree, with its children in layout order; reports what
+    /// only the geometry shows (warnings, and a position the triangulation cannot take).
+    fn layout(&mut self, file: usize, tree: &Named<RawBlendTree>, children: Vec<Motion>) -> (Layout, Vec<Motion>) {
+        let raw = &tree.value;
+        let raw_children = raw.children.get_ref();
+        let positions: Vec<Point> =
+            raw_children.iter().map(|c| c.position.as_ref().map_or(ORIGIN, |p| *p.get_ref())).collect();
+        let layout = match *raw.kind.get_ref() {
+            BlendKind::OneD => {
+                let mut sorted: Vec<(f64, Motion)> = raw_children
+                    .iter()
+                    .map(|c| c.threshold.as_ref().map_or(0.0, |t| *t.get_ref()))
+                    .zip(children)
+                    .collect();
+                sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let layout = Layout::OneD { thresholds: sorted.iter().map(|c| c.0).collect() };
+                return (layout, sorted.into_iter().map(|c| c.1).collect());
+            }
+            BlendKind::SimpleDirectional => {
+                self.check_directions(file, raw_children, &positions);
+                Layout::SimpleDirectional(SimpleDirectional::new(positions))
+            }
+            BlendKind::FreeformCartesian => Layout::FreeformCartesian(FreeformCartesian::new(positions)),
+            BlendKind::FreeformDirectional => {
+                if !positions.contains(&ORIGIN) {
+                    self.warning(
+                        file,
+                        raw.children.span(),
+                        format!("2d_freeform_directional tree `{}` has no child at (0, 0)", tree.name),
+                        Some(
+                            "Unity expects one (an idle): without it the weights near (0, 0) swing with the input's \
+                             direction and jump as the input passes through the centre"
+                                .into(),
+                        ),
+                    );
+                }
+                Layout::FreeformDirectional(FreeformDirectional::new(positions))
+            }
+            BlendKind::Triangulated => Layout::Triangulated(self.triangulate(file, tree, positions)),
+            BlendKind::Direct => Layout::Direct { normalize: raw.normalize.as_ref().is_some_and(|n| *n.get_ref()) },
+        };
+        (layout, children)
+    }
+
+    /// Simple directional warnings: two children in the same direction, and neighbouring
+    /// directions 180° or more apart (the sector between them has no proper blend).
+    fn check_directions(&mut self, file: usize, children: &[RawChild], positions: &[Point]) {
+        let name = |i: usize| children[i].motion.get_ref().clone();
+        let span = |i: usize| children[i].position.as_ref().map_or(children[i].motion.span(), Spanned::span);
+        for gap in simple_directional::gaps(positions) {
+            let degrees = gap.radians.to_degrees();
+            if gap.radians < 1e-9 {
+                self.warning(
+                    file,
+                    span(gap.to),
+                    format!(
+                        "`{}` points the same way as `{}`: only one of them ever gets weight",
+                        name(gap.to),
+                        name(gap.from)
+                    ),
+                    Some("use 2d_freeform_directional for several speeds in one direction".into()),
+                );
+            } else if gap.from == gap.to {
+                self.warning(
+                    file,
+                    span(gap.from),
+                    format!(
+                        "`{}` is the only direction: no input has a direction on both sides, so every input gives \
+                         the centre everything (Unity's numbers)",
+                        name(gap.from)
+                    ),
+                    Some("add directions around it, or use a freeform type".into()),
+                );
+            } else if gap.radians >= PI - 1e-9 {
+                self.warning(
+                    file,
+                    span(gap.from),
+                    format!(
+                        "going counter-clockwise from `{}` the next direction, `{}`, is {degrees:.0}° away (180° or \
+                         more): inputs in that sector get the centre only or negative weights (Unity's numbers)",
+                        name(gap.from),
+                        name(gap.to)
+                    ),
+                    Some("add a child in between, or use a freeform type".into()),
+                );
+            }
+        }
+    }
+
+    /// The triangulation of a valid `2d_triangulated` tree: its explicit triangles, or the
+    /// Delaunay triangulation — with a warning naming the triangles chosen when some
+    /// children lie on one circle, where that choice is not unique.
+    fn triangulate(&mut self, file: usize, tree: &Named<RawBlendTree>, positions: Vec<Point>) -> Triangulated {
+        let raw = &tree.value;
+        let children = raw.children.get_ref();
+        if let Some(triangles) = &raw.triangles {
+            let corners = triangles.get_ref().iter().map(|t| t.get_ref().map(|i| i as usize)).collect();
+            return Triangulated::with_triangles(positions, corners);
+        }
+        let layout = match Triangulated::delaunay(positions.clone()) {
+            Ok(layout) => layout,
+            Err(e) => {
+                let span = children[e.child].position.as_ref().map_or(raw.children.span(), Spanned::span);
+                self.error(file, span, e.to_string(), None);
+                // The library has an error, so this stand-in never reaches a snapshot.
+                return Triangulated::with_triangles(positions, Vec::new());
+            }
+        };
+        let groups = layout.cocircular();
+        if !groups.is_empty() {
+            let name = |i: usize| children[i].motion.get_ref().as_str();
+            let circles: Vec<String> = groups.iter().map(|g| format!("`{}`", g.map(name).join("`, `"))).collect();
+            let chosen: Vec<String> = layout.triangles().map(|t| format!("({})", t.map(name).join(", "))).collect();
+            let indices: Vec<String> = layout.triangles().map(|t| format!("[{}, {}, {}]", t[0], t[1], t[2])).collect();
+            self.warning(
                 file,
-                raw.kind.span(),
-                format!("blend tree type `{}` is not supported yet (supported: 1d)", kind.name()),
-                None,
+                raw.children.span(),
+                format!(
+                    "children on one circle ({}) have no unique Delaunay triangulation; blendlab chose {}",
+                    circles.join("; "),
+                    chosen.join(", ")
+                ),
+                Some(format!("to fix the choice, add `triangles = [{}]` (child indices)", indices.join(", "))),
             );
         }
-        let parameters: Vec<ParamId> = raw.parameter.iter().filter_map(|p| self.parameter(file, p, declared)).collect();
-        let mut children: Vec<(f64, Motion)> = raw
-            .children
-            .get_ref()
-            .iter()
-            .map(|c| (c.threshold.as_ref().map_or(0.0, |t| *t.get_ref()), self.motion(file, &c.motion)))
-            .collect();
-        children.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let layout = Layout::OneD { thresholds: children.iter().map(|c| c.0).collect() };
-        let children = children.into_iter().map(|c| c.1).collect();
-        BlendTree { name: tree.name.clone(), kind, parameters, children, layout, sync: raw.sync }
+        layout
     }
 
     fn motion(&mut self, file: usize, name: &toml::Spanned<String>) -> Motion {
@@ -428,15 +584,14 @@ impl Builder<'_> {
     /// Reports every blend-tree cycle once, at its first tree (in load order), naming it.
     fn check_cycles(&mut self, trees: &[(usize, &Named<RawBlendTree>)]) {
         let graph: Vec<Vec<usize>> = self
-            .snapshot
-            .blend_trees
+            .tree_children
             .iter()
-            .map(|t| {
-                t.children.iter().filter_map(|c| if let Motion::Tree(next) = c { Some(*next) } else { None }).collect()
+            .map(|children| {
+                children.iter().filter_map(|c| if let Motion::Tree(next) = c { Some(*next) } else { None }).collect()
             })
             .collect();
         for cycle in find_cycles(&graph) {
-            let names: Vec<&str> = cycle.iter().map(|&t| self.snapshot.blend_trees[t].name.as_str()).collect();
+            let names: Vec<&str> = cycle.iter().map(|&t| trees[t].1.name.as_str()).collect();
             let (file, tree) = trees[cycle[0]];
             let message = format!("blend tree cycle: {} → {}", names.join(" → "), names[0]);
             self.error(
@@ -451,8 +606,8 @@ impl Builder<'_> {
 
 /// Every cycle of a directed graph given as adjacency lists, each once, rotated so that its
 /// smallest node comes first, in sorted order.
-fn find_cycles(graph: &[Vec<usize>]) -> std::collections::BTreeSet<Vec<usize>> {
-    fn walk(graph: &[Vec<usize>], path: &mut Vec<usize>, cycles: &mut std::collections::BTreeSet<Vec<usize>>) {
+fn find_cycles(graph: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
+    fn walk(graph: &[Vec<usize>], path: &mut Vec<usize>, cycles: &mut BTreeSet<Vec<usize>>) {
         let node = *path.last().expect("the path starts with a node");
         for &next in &graph[node] {
             if let Some(at) = path.iter().position(|&n| n == next) {
@@ -467,7 +622,7 @@ fn find_cycles(graph: &[Vec<usize>]) -> std::collections::BTreeSet<Vec<usize>> {
             }
         }
     }
-    let mut cycles = std::collections::BTreeSet::new();
+    let mut cycles = BTreeSet::new();
     for start in 0..graph.len() {
         walk(graph, &mut vec![start], &mut cycles);
     }

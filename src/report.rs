@@ -1,5 +1,9 @@
-//! Text a person reads: weight tables and event lines. Deterministic bytes — fixed decimals,
-//! no map order, no clock — with colour only when the caller's [`Style`] asks for it.
+//! Text a person reads: weight tables, event lines, blend-tree explanations (`explain`) and
+//! sweeps (`sweep`). Deterministic bytes — fixed decimals, no map order, no clock — with
+//! colour only when the caller's [`Style`] asks for it.
+
+mod explain;
+mod sweep;
 
 use std::fmt::Write as _;
 
@@ -9,6 +13,9 @@ use crate::event::{Event, FieldValue};
 use crate::graph::{Source, TimelineSlot, TransitionSet};
 use crate::session::{ActorId, Session};
 use crate::timeline::playback::Playback;
+
+pub use explain::explain;
+pub use sweep::{sweep_csv, sweep_table};
 
 /// Cells of the widest bar (weight 1).
 const BAR_CELLS: usize = 20;
@@ -29,6 +36,39 @@ impl Style {
 pub fn fixed(value: f64) -> String {
     let text = format!("{value:.6}");
     if text == "-0.000000" { "0.000000".into() } else { text }
+}
+
+/// How a [`grid`] column lines up its cells.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Align {
+    Left,
+    Right,
+}
+
+/// A plain table: each line starts with `indent`, columns are as wide as their widest cell
+/// (in characters) and two spaces apart, a header line first; no trailing spaces.
+pub(crate) fn grid(indent: &str, headers: &[&str], aligns: &[Align], rows: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = (0..headers.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).chain([headers[c].chars().count()]).max().unwrap_or(0))
+        .collect();
+    let line = |cells: Vec<&str>| {
+        let mut text = indent.to_string();
+        for (c, cell) in cells.into_iter().enumerate() {
+            let pad = " ".repeat(widths[c] - cell.chars().count());
+            let gap = if c == 0 { "" } else { "  " };
+            match aligns[c] {
+                Align::Left => write!(text, "{gap}{cell}{pad}"),
+                Align::Right => write!(text, "{gap}{pad}{cell}"),
+            }
+            .expect("writing to a String cannot fail");
+        }
+        format!("{}\n", text.trim_end())
+    };
+    let mut out = line(headers.to_vec());
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
 }
 
 /// A horizontal bar of `weight × 20` cells drawn with eighth blocks; empty for 0.

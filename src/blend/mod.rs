@@ -3,13 +3,126 @@
 //!
 //! A [`TreeRuntime`] is one actor's instance of a compiled tree. Its nodes are the tree and
 //! its nested trees in pre-order; its leaves are the clips they reach, in the same order.
+//! Each type's weight math is a pure function in its own file; [`child_weights`] picks it.
 
+pub mod band;
+pub mod direct;
+pub mod freeform_cartesian;
+pub mod freeform_directional;
+pub mod geometry;
 pub mod one_d;
 pub mod params;
+pub mod simple_directional;
+pub mod sweep;
+pub mod triangulated;
 
-use crate::compile::{ClipId, Layout, Motion, ParamId, Snapshot, TreeId};
+use std::ops::Range;
+
+use crate::compile::{BlendTree, ClipId, Layout, Motion, ParamId, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
+use geometry::Point;
 use params::ParamState;
+
+/// What every 2D layout offers: its children's positions and their weights at an input.
+pub trait Layout2d {
+    /// The children's positions, in layout order.
+    fn positions(&self) -> &[Point];
+    /// Child weights for input `p`, written to `out` (one per child).
+    fn weights(&self, p: Point, out: &mut [f64]);
+}
+
+/// A tree's child weights from its blend inputs, written to `out` (one weight per child, in
+/// layout order). The inputs are `[x]` for `1d`, `[x, y]` for the 2D types and one value per
+/// child for `direct` — see [`blend_inputs`].
+pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
+    match layout {
+        Layout::OneD { thresholds } => one_d::weights(thresholds, inputs[0], out),
+        Layout::SimpleDirectional(l) => l.weights(point(inputs), out),
+        Layout::FreeformCartesian(l) => l.weights(point(inputs), out),
+        Layout::FreeformDirectional(l) => l.weights(point(inputs), out),
+        Layout::Triangulated(l) => l.weights(point(inputs), out),
+        Layout::Direct { normalize } => direct::weights(inputs, *normalize, out),
+    }
+}
+
+/// The children's positions of a 2D layout (empty for `1d` and `direct`).
+pub fn positions(layout: &Layout) -> &[Point] {
+    match layout {
+        Layout::OneD { .. } | Layout::Direct { .. } => &[],
+        Layout::SimpleDirectional(l) => l.positions(),
+        Layout::FreeformCartesian(l) => l.positions(),
+        Layout::FreeformDirectional(l) => l.positions(),
+        Layout::Triangulated(l) => l.positions(),
+    }
+}
+
+fn point(inputs: &[f64]) -> Point {
+    [inputs[0], inputs[1]]
+}
+
+/// Appends the blend inputs of `tree` to `out`: each parameter's smoothed value through its
+/// dead zone and curve ([`ParamState::blend_input`]); for the 2D types the pair goes through
+/// the radial dead zone instead ([`params::blend_input_2d`]).
+pub fn blend_inputs(snapshot: &Snapshot, tree: &BlendTree, params: &[ParamState], out: &mut Vec<f64>) {
+    let p = &tree.parameters;
+    if tree.kind.is_2d() {
+        let (x, y) = (p[0], p[1]);
+        let settings = (&snapshot.parameters[x], &snapshot.parameters[y]);
+        out.extend(params::blend_input_2d((&params[x], &params[y]), settings));
+    } else {
+        out.extend(p.iter().map(|&id| params[id].blend_input(&snapshot.parameters[id])));
+    }
+}
+
+/// Divides every weight by their sum. Returns false, leaving the weights as they are, when
+/// the sum is not positive.
+pub fn normalize(weights: &mut [f64]) -> bool {
+    let sum: f64 = weights.iter().sum();
+    if sum > 0.0 {
+        weights.iter_mut().for_each(|w| *w /= sum);
+        return true;
+    }
+    false
+}
+
+/// Why a tree's child weights are what they are: the data behind `actor:explain()`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Detail {
+    /// `1d` and `direct`: the weights follow from the inputs alone.
+    Plain,
+    /// `2d_simple_directional`: the directions either side of the input and the centre weight.
+    Neighbours(simple_directional::Solution),
+    /// The freeform types: every child's gradient band.
+    Bands(Vec<band::Band>),
+    /// `2d_triangulated`: the child, triangle or edge the input fell on.
+    Location(Option<triangulated::Location>),
+}
+
+/// The explanation data of a layout at `inputs` (see [`child_weights`] for the inputs).
+pub fn explain_layout(layout: &Layout, inputs: &[f64]) -> Detail {
+    match layout {
+        Layout::OneD { .. } | Layout::Direct { .. } => Detail::Plain,
+        Layout::SimpleDirectional(l) => Detail::Neighbours(l.solve(point(inputs))),
+        Layout::FreeformCartesian(l) => Detail::Bands(l.bands(point(inputs))),
+        Layout::FreeformDirectional(l) => Detail::Bands(l.bands(point(inputs))),
+        Layout::Triangulated(l) => Detail::Location(l.locate(point(inputs))),
+    }
+}
+
+/// One tree of a [`TreeRuntime`] as last evaluated, with why its weights are what they are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeExplanation {
+    pub tree: TreeId,
+    /// 0 for the root, 1 for a tree nested in it, …
+    pub depth: usize,
+    /// This tree's share of the whole: the product of the child weights above it.
+    pub share: f64,
+    /// Its blend inputs (see [`child_weights`]).
+    pub inputs: Vec<f64>,
+    /// Its child weights, in layout order.
+    pub weights: Vec<f64>,
+    pub detail: Detail,
+}
 
 /// A clip reached through the tree, with its display name (`#2`, `#3`… for repeats).
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +144,8 @@ struct Node {
     slots: Vec<Slot>,
     /// This node's child weights, from its parameters.
     child_weights: Vec<f64>,
+    /// Where this node's blend inputs sit in the runtime's flat list of inputs.
+    inputs: Range<usize>,
 }
 
 /// One actor's instance of a blend tree.
@@ -38,9 +153,9 @@ struct Node {
 pub struct TreeRuntime {
     nodes: Vec<Node>,
     leaves: Vec<Leaf>,
-    /// Every parameter the tree (and its nested trees) reads; their blend inputs are the
-    /// cache key for the weights.
-    inputs: Vec<ParamId>,
+    /// Every parameter the tree (and its nested trees) reads, in order of first use.
+    parameters: Vec<ParamId>,
+    /// Every node's blend inputs, node after node, as last evaluated: the cache key.
     last_inputs: Option<Vec<f64>>,
     /// This frame's blend inputs, compared with `last_inputs` (kept to avoid allocating).
     scratch_inputs: Vec<f64>,
@@ -60,7 +175,7 @@ impl TreeRuntime {
         let mut runtime = TreeRuntime {
             nodes: Vec::new(),
             leaves: Vec::new(),
-            inputs: Vec::new(),
+            parameters: Vec::new(),
             last_inputs: None,
             scratch_inputs: Vec::new(),
             leaf_weights: Vec::new(),
@@ -87,10 +202,12 @@ impl TreeRuntime {
     fn add_node(&mut self, snapshot: &Snapshot, tree: TreeId) -> usize {
         let index = self.nodes.len();
         let def = &snapshot.blend_trees[tree];
-        self.nodes.push(Node { tree, slots: Vec::new(), child_weights: vec![0.0; def.children.len()] });
+        let start = self.nodes.last().map_or(0, |n| n.inputs.end);
+        let inputs = start..start + def.parameters.len();
+        self.nodes.push(Node { tree, slots: Vec::new(), child_weights: vec![0.0; def.children.len()], inputs });
         for &param in &def.parameters {
-            if !self.inputs.contains(&param) {
-                self.inputs.push(param);
+            if !self.parameters.contains(&param) {
+                self.parameters.push(param);
             }
         }
         let slots = def
@@ -124,7 +241,7 @@ impl TreeRuntime {
 
     /// The parameters the tree reads, in order of first use.
     pub fn parameters(&self) -> &[ParamId] {
-        &self.inputs
+        &self.parameters
     }
 
     /// How many times the weights were recomputed (they are cached while inputs are equal).
@@ -132,9 +249,10 @@ impl TreeRuntime {
         self.evaluations
     }
 
-    /// The tree's coverage: `min(1, Σ leaf weights)`; 0 when every weight is 0.
+    /// The tree's coverage: `Σ leaf weights` clamped to `[0, 1]`; 0 when every weight is 0
+    /// (an all-zero `direct` tree: the default pose shows, REFERENCE §2.7).
     pub fn coverage(&self) -> f64 {
-        self.leaf_weights.iter().sum::<f64>().min(1.0)
+        self.leaf_weights.iter().sum::<f64>().clamp(0.0, 1.0)
     }
 
     /// Takes over `old`'s clock state after a reload: the shared phase, and each leaf's local
@@ -149,13 +267,15 @@ impl TreeRuntime {
         }
     }
 
-    /// One logic frame: recompute weights if the blend inputs changed, then advance local
-    /// times by `dt` seconds (0 to only evaluate).
+    /// One logic frame: recompute weights if any node's blend inputs changed,
+    /// then advance local times by `dt` seconds (0 to only evaluate).
     pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
         self.scratch_inputs.clear();
-        self.scratch_inputs.extend(self.inputs.iter().map(|&p| params[p].blend_input(&snapshot.parameters[p])));
+        for node in &self.nodes {
+            blend_inputs(snapshot, &snapshot.blend_trees[node.tree], params, &mut self.scratch_inputs);
+        }
         if self.last_inputs.as_ref() != Some(&self.scratch_inputs) {
-            self.compute_weights(snapshot, params);
+            self.compute_weights(snapshot);
             let last = self.last_inputs.get_or_insert_with(Vec::new);
             last.clone_from(&self.scratch_inputs);
         }
@@ -164,19 +284,33 @@ impl TreeRuntime {
         }
     }
 
-    fn compute_weights(&mut self, snapshot: &Snapshot, params: &[ParamState]) {
+    fn compute_weights(&mut self, snapshot: &Snapshot) {
         self.evaluations += 1;
         for node in &mut self.nodes {
-            let def = &snapshot.blend_trees[node.tree];
-            let input = |i: usize| {
-                let p = def.parameters[i];
-                params[p].blend_input(&snapshot.parameters[p])
-            };
-            match &def.layout {
-                Layout::OneD { thresholds } => one_d::weights(thresholds, input(0), &mut node.child_weights),
-            }
+            let layout = &snapshot.blend_trees[node.tree].layout;
+            child_weights(layout, &self.scratch_inputs[node.inputs.clone()], &mut node.child_weights);
         }
         self.multiply_out(0, 1.0);
+    }
+
+    /// Every node as last evaluated, in pre-order, with the data that explains its weights.
+    pub fn explain(&self, snapshot: &Snapshot) -> Vec<NodeExplanation> {
+        let mut out = Vec::with_capacity(self.nodes.len());
+        self.explain_node(snapshot, 0, 0, 1.0, &mut out);
+        out
+    }
+
+    fn explain_node(&self, snapshot: &Snapshot, node: usize, depth: usize, share: f64, out: &mut Vec<NodeExplanation>) {
+        let n = &self.nodes[node];
+        let inputs = self.last_inputs.as_ref().map_or(Vec::new(), |all| all[n.inputs.clone()].to_vec());
+        let layout = &snapshot.blend_trees[n.tree].layout;
+        let detail = if inputs.len() == n.inputs.len() { explain_layout(layout, &inputs) } else { Detail::Plain };
+        out.push(NodeExplanation { tree: n.tree, depth, share, inputs, weights: n.child_weights.clone(), detail });
+        for (slot, weight) in n.slots.iter().zip(&n.child_weights) {
+            if let Slot::Node(child) = *slot {
+                self.explain_node(snapshot, child, depth + 1, share * weight, out);
+            }
+        }
     }
 
     /// Writes `scale × child weight` down the tree into the leaf weights.
@@ -190,16 +324,21 @@ impl TreeRuntime {
         }
     }
 
-    /// REFERENCE §2.8. `normalized`: the shared phase advances by `dt / Σ(w_i·D_i)` (not at
-    /// all when that sum is 0); looping leaves sit at `phase·D`, one-shots at `D` once a whole
-    /// cycle has passed. `none`: each leaf advances by `dt`, looping leaves wrap into
-    /// `[0, D)`, one-shots hold at `D`.
+    /// REFERENCE §2.8. `normalized`: the shared phase advances by `dt / cycle` with the
+    /// weighted cycle length `cycle = Σ(w_i·D_i) / Σw_i` — REFERENCE's `Σ(w_i·D_i)` whenever
+    /// the weights sum to 1 **(ours: dividing by `Σw_i` keeps a `direct` tree whose weights
+    /// sum to s ≠ 1 at its clips' own speed instead of 1/s times it)** — and not at all when
+    /// `Σw_i` or the cycle is not positive; looping leaves sit at `phase·D`, one-shots at `D`
+    /// once a whole cycle has passed. `none`: each leaf advances by `dt`, looping leaves wrap
+    /// into `[0, D)`, one-shots hold at `D`.
     fn advance(&mut self, snapshot: &Snapshot, dt: f64) {
         match self.sync {
             SyncMode::Normalized => {
-                let cycle: f64 =
+                let total: f64 = self.leaf_weights.iter().sum();
+                let weighted: f64 =
                     self.leaves.iter().zip(&self.leaf_weights).map(|(l, w)| w * snapshot.clips[l.clip].length).sum();
-                if cycle > 0.0 {
+                let cycle = weighted / total;
+                if total > 0.0 && cycle > 0.0 {
                     let phase = self.phase + dt / cycle;
                     self.cycles += phase.floor() as u64;
                     self.phase = phase.fract();
@@ -215,6 +354,37 @@ impl TreeRuntime {
                     *time =
                         if clip.looping { (*time + dt).rem_euclid(clip.length) } else { (*time + dt).min(clip.length) };
                 }
+            }
+        }
+    }
+}
+
+/// Helpers for the unit tests of the 2D layouts.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Layout2d;
+    use super::geometry::Point;
+
+    /// The weights of `layout` at `p`.
+    pub fn at(layout: &impl Layout2d, p: Point) -> Vec<f64> {
+        let mut out = vec![f64::NAN; layout.positions().len()];
+        layout.weights(p, &mut out);
+        out
+    }
+
+    pub fn assert_near(got: &[f64], want: &[f64]) {
+        assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{got:?} vs {want:?}");
+        }
+    }
+
+    /// At each child's position that child has weight exactly 1 and every other exactly 0.
+    pub fn assert_exact_at_positions(layout: &impl Layout2d) {
+        for (i, &q) in layout.positions().iter().enumerate() {
+            let w = at(layout, q);
+            for (j, &v) in w.iter().enumerate() {
+                assert_eq!(v, if i == j { 1.0 } else { 0.0 }, "child {i} at {q:?}: {w:?}");
             }
         }
     }

@@ -1,5 +1,10 @@
 //! Parameter shaping before blending (REFERENCE §2.7): SmoothDamp smoothing once per logic
 //! frame, the dead zone, and the optional piecewise-linear curve.
+//!
+//! A 2D tree reads its two parameters as one stick: the dead zone is radial, `|p| < zone`
+//! → (0, 0), with `zone` the larger of the two parameters' `dead_zone`s, so either
+//! parameter declaring one gives the stick one (per-axis zones would cut a cross out of the
+//! plane, which no engine does). The curves then apply per axis, as in 1D.
 
 use crate::compile::Parameter;
 
@@ -35,6 +40,15 @@ impl ParamState {
     pub fn blend_input(&self, param: &Parameter) -> f64 {
         apply_curve(&param.curve, dead_zone(self.smoothed, param.dead_zone))
     }
+}
+
+/// The `[x, y]` a 2D tree blends with: the smoothed pair through the radial dead zone
+/// (`|(x, y)| < max(dead_zone_x, dead_zone_y)` → (0, 0)), then each axis through its curve.
+pub fn blend_input_2d(states: (&ParamState, &ParamState), settings: (&Parameter, &Parameter)) -> [f64; 2] {
+    let (x, y) = (states.0.smoothed, states.1.smoothed);
+    let zone = settings.0.dead_zone.max(settings.1.dead_zone);
+    let (x, y) = if x.hypot(y) < zone { (0.0, 0.0) } else { (x, y) };
+    [apply_curve(&settings.0.curve, x), apply_curve(&settings.1.curve, y)]
 }
 
 /// Unity's `Mathf.SmoothDamp`, returning `(value, velocity)`:
@@ -108,6 +122,26 @@ mod tests {
         assert!(value < 0.3, "{value}");
         let (value, velocity) = smooth_damp(9.999, 10.0, 50.0, 0.3, f64::INFINITY, 0.1);
         assert_eq!((value, velocity), (10.0, 0.0));
+    }
+
+    #[test]
+    fn the_2d_dead_zone_is_radial_with_the_larger_zone() {
+        let setting = |dead_zone: f64| Parameter {
+            name: String::new(),
+            default: 0.0,
+            smooth_time: 0.0,
+            max_speed: f64::INFINITY,
+            dead_zone,
+            curve: Vec::new(),
+        };
+        let (px, py) = (setting(0.05), setting(0.1));
+        let at = |x: f64, y: f64| {
+            let state = |v: f64| ParamState { raw: v, smoothed: v, velocity: 0.0 };
+            blend_input_2d((&state(x), &state(y)), (&px, &py))
+        };
+        assert_eq!(at(0.06, 0.07), [0.0, 0.0], "inside the y parameter's (larger) zone");
+        assert_eq!(at(0.08, 0.07), [0.08, 0.07], "|p| ≥ 0.1: each axis passes, even x < 0.1");
+        assert_eq!(at(0.0, 0.1), [0.0, 0.1]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! [`Diagnostic`]s. Checks that need more than one entry (unique names across files,
 //! references, cycles) live in `compile`. The text comes from the caller: no I/O here.
 
+mod blend_tree;
 pub mod diagnostic;
 pub mod raw;
 pub mod timeline;
@@ -16,7 +17,7 @@ use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue, ValueDeserializer};
 
 pub use diagnostic::{Diagnostic, Severity, did_you_mean, suggestion};
-use raw::{BlendKind, RawBlendTree, RawChild, RawClip, RawParameter};
+use raw::{RawBlendTree, RawClip, RawParameter};
 
 /// A config file's path (as given) and text.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,9 +32,13 @@ pub struct Named<T> {
     pub name: String,
     pub span: Range<usize>,
     pub value: T,
+    /// False when local validation reported an error for it: it is kept so that its name
+    /// is known and its references are still checked, but it never reaches a snapshot.
+    pub valid: bool,
 }
 
-/// What one file defines, each entry already locally valid.
+/// What one file defines: every entry that has the right TOML shape, flagged `valid` when
+/// local validation found nothing wrong with it.
 #[derive(Clone, Debug, Default)]
 pub struct ParsedFile {
     pub path: String,
@@ -47,8 +52,9 @@ pub struct ParsedFile {
 /// The top-level tables this version understands.
 pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees", "timelines", "graphs"];
 
-/// Parses and locally validates one file. Entries with problems are left out of the result
-/// and reported; the rest are returned so later checks can still run on them.
+/// Parses and locally validates one file. Entries of the wrong TOML shape are left out and
+/// reported; the others are returned (flagged when invalid) so later checks still run on
+/// them and nothing cascades into "unknown name" errors.
 pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
     let mut parsed = ParsedFile { path: source.path.clone(), ..ParsedFile::default() };
     let mut problems = Problems { file: &source.path, list: Vec::new() };
@@ -68,7 +74,7 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
         match section {
             "clips" => parsed.clips = problems.entries(entries, validate_clip),
             "parameters" => parsed.parameters = problems.entries(entries, validate_parameter),
-            "blend_trees" => parsed.blend_trees = problems.entries(entries, validate_blend_tree),
+            "blend_trees" => parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree),
             "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline),
             "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph),
             other => {
@@ -106,9 +112,9 @@ impl Problems<'_> {
         self.error(span, format!("`{what}` must be {expected}, found {}", found.get_ref().type_str()));
     }
 
-    /// Deserializes and validates every entry of a section; keeps the valid ones.
+    /// Deserializes and validates every entry of a section, flagging the invalid ones.
     fn entries<T: DeserializeOwned>(&mut self, table: &DeTable, validate: fn(&mut Self, &Named<T>)) -> Vec<Named<T>> {
-        let mut valid = Vec::new();
+        let mut entries = Vec::new();
         for (key, value) in table {
             let fallback = value.span();
             let before = self.errors();
@@ -118,14 +124,13 @@ impl Problems<'_> {
             }
             // What remains after pruning is validated too, so its problems show at once.
             if let Some(entry) = entry {
-                let named = Named { name: key.get_ref().to_string(), span: key.span(), value: entry };
+                let mut named = Named { name: key.get_ref().to_string(), span: key.span(), value: entry, valid: true };
                 validate(self, &named);
-                if self.errors() == before {
-                    valid.push(named);
-                }
+                named.valid = self.errors() == before;
+                entries.push(named);
             }
         }
-        valid
+        entries
     }
 
     fn errors(&self) -> usize {
@@ -157,13 +162,17 @@ impl Problems<'_> {
     }
 
     fn finite(&mut self, value: &Spanned<f64>, what: &str) -> bool {
-        let v = *value.get_ref();
+        self.finite_at(value.span(), *value.get_ref(), what)
+    }
+
+    /// Reports `v` at `span` unless it is finite and within ±1e6.
+    fn finite_at(&mut self, span: Range<usize>, v: f64, what: &str) -> bool {
         if !v.is_finite() {
-            self.error(value.span(), format!("{what} must be a finite number, got {v}"));
+            self.error(span, format!("{what} must be a finite number, got {v}"));
             return false;
         }
         if v.abs() > 1e6 {
-            self.error(value.span(), format!("{what} is {v:e}, beyond the ±1e6 that blendlab accepts"));
+            self.error(span, format!("{what} is {v:e}, beyond the ±1e6 that blendlab accepts"));
             return false;
         }
         true
@@ -306,106 +315,6 @@ fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<[f64; 2]>>>) {
             );
         }
         previous = Some(x);
-    }
-}
-
-fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) {
-    let t = &tree.value;
-    let kind = *t.kind.get_ref();
-    if t.children.get_ref().is_empty() {
-        p.error(t.children.span(), format!("blend tree `{}` has no children", tree.name));
-    }
-    match kind {
-        BlendKind::OneD => {
-            if t.parameter.is_none() {
-                let hint = if t.parameters.is_some() { " (a 1d tree takes `parameter`, not `parameters`)" } else { "" };
-                p.error(tree.span.clone(), format!("1d blend tree `{}` needs `parameter = \"…\"`{hint}", tree.name));
-            }
-            if let Some(ps) = &t.parameters {
-                p.error(ps.span(), "a 1d tree takes one `parameter`, not `parameters`");
-            }
-            validate_thresholds(p, t.children.get_ref());
-        }
-        BlendKind::Direct => {
-            for child in t.children.get_ref() {
-                if child.parameter.is_none() {
-                    p.error(
-                        child.motion.span(),
-                        format!("direct blend tree child `{}` needs `parameter`", child.motion.get_ref()),
-                    );
-                }
-            }
-        }
-        _ => {
-            match &t.parameters {
-                Some(ps) if ps.get_ref().len() == 2 => {}
-                Some(ps) => {
-                    p.error(ps.span(), format!("a 2D tree takes two parameters `[x, y]`, got {}", ps.get_ref().len()))
-                }
-                None => p.error(
-                    tree.span.clone(),
-                    format!("2D blend tree `{}` needs `parameters = [\"x\", \"y\"]`", tree.name),
-                ),
-            }
-            if let Some(param) = &t.parameter {
-                p.error(param.span(), "a 2D tree takes `parameters = [x, y]`, not `parameter`");
-            }
-            validate_positions(p, t.children.get_ref());
-        }
-    }
-    if let Some(normalize) = &t.normalize
-        && kind != BlendKind::Direct
-    {
-        p.error(normalize.span(), "`normalize` applies to direct trees only");
-    }
-    if let Some(triangles) = &t.triangles
-        && kind != BlendKind::Triangulated
-    {
-        p.error(triangles.span(), "`triangles` applies to 2d_triangulated trees only");
-    }
-}
-
-fn validate_thresholds(p: &mut Problems, children: &[RawChild]) {
-    let mut seen: Vec<f64> = Vec::new();
-    for child in children {
-        match &child.threshold {
-            None => p.error(child.motion.span(), format!("1d child `{}` needs a `threshold`", child.motion.get_ref())),
-            Some(th) => {
-                if p.finite(th, "threshold") {
-                    let v = *th.get_ref();
-                    if seen.contains(&v) {
-                        p.warning(
-                            th.span(),
-                            format!("two children share threshold {v}; Unity then gives both weight 1 there (sum 2)"),
-                        );
-                    }
-                    seen.push(v);
-                }
-            }
-        }
-        if let Some(pos) = &child.position {
-            p.error(pos.span(), "1d children take `threshold`, not `position`");
-        }
-    }
-}
-
-fn validate_positions(p: &mut Problems, children: &[RawChild]) {
-    for child in children {
-        match &child.position {
-            None => p.error(
-                child.motion.span(),
-                format!("2D child `{}` needs a `position = [x, y]`", child.motion.get_ref()),
-            ),
-            Some(pos) => {
-                let [x, y] = *pos.get_ref();
-                if !(x.is_finite() && y.is_finite()) {
-                    p.error(pos.span(), "positions must be finite numbers");
-                }
-            }
-        }
-        if let Some(th) = &child.threshold {
-            p.error(th.span(), "2D children take `position`, not `threshold`");
-        }
     }
 }
 

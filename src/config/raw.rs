@@ -1,6 +1,6 @@
 //! The config format as written (DESIGN.md "Config format"): serde types with
 //! `deny_unknown_fields`, values wrapped in [`Spanned`] where a later check must point at
-//! them. Nothing here is validated beyond TOML types; see `config::validate` and `compile`.
+//! them. Nothing here is validated beyond TOML types; see `config` and `compile`.
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -57,6 +57,11 @@ impl BlendKind {
             BlendKind::Triangulated => "2d_triangulated",
             BlendKind::Direct => "direct",
         }
+    }
+
+    /// Whether the tree reads a 2D parameter pair `[x, y]` and places children by `position`.
+    pub fn is_2d(self) -> bool {
+        !matches!(self, BlendKind::OneD | BlendKind::Direct)
     }
 }
 

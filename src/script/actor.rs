@@ -1,8 +1,8 @@
 //! Handles in Lua: actors (`actor:set`, `:get`, `:weights`, `:output_weight`, `:time`,
-//! `:table`, `:graph`, `:play`, `:name`) and playbacks (`:state`, `:time`, `:interrupt`,
-//! `:seek`). A handle is a userdata naming what it stands for; its methods are raw Rust
-//! functions (`actor_*`, `playback_*` in the raw table) wrapped by the prelude and found
-//! through `__index`.
+//! `:table`, `:explain`, `:graph`, `:play`, `:playback`, `:name`) and playbacks (`:state`,
+//! `:time`, `:interrupt`, `:seek`). A handle is a userdata naming what it stands for; its
+//! methods are raw Rust functions (`actor_*`, `playback_*` in the raw table) wrapped by the
+//! prelude and found through `__index`.
 
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
@@ -10,7 +10,7 @@ use super::Shared;
 use super::api::located;
 use crate::config::suggestion;
 use crate::graph::Graph;
-use crate::report::{graph_view, weight_table};
+use crate::report::{explain, graph_view, weight_table};
 use crate::session::{ActorId, PlaybackHandle};
 use crate::time::Ticks;
 use crate::timeline::playback::SeekPolicy;
@@ -78,6 +78,23 @@ fn channel(lua: &Lua, graph: &Graph, name: Option<String>) -> mlua::Result<usize
 /// Share of the default pose under which `<default>` is left out of `weights()`.
 const DEFAULT_EPSILON: f64 = 1e-12;
 
+/// `{ [leaf] = weight }`, plus `["<default>"]` when the default pose has a share.
+pub(crate) fn weights_table<'a>(
+    lua: &Lua,
+    leaves: impl Iterator<Item = &'a str>,
+    weights: &[f64],
+    default_share: f64,
+) -> mlua::Result<Table> {
+    let table = lua.create_table()?;
+    for (leaf, weight) in leaves.zip(weights) {
+        table.set(leaf, *weight)?;
+    }
+    if default_share > DEFAULT_EPSILON {
+        table.set("<default>", default_share)?;
+    }
+    Ok(table)
+}
+
 type Actor = UserDataRef<Handle>;
 
 /// Adds `actor_NAME` functions (first argument: the handle) to the raw table.
@@ -119,14 +136,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
             let host = s.borrow();
             let graph = host.session.actor(actor_id(&this)?).graph();
             let c = channel(lua, graph, name)?;
-            let table = lua.create_table()?;
-            for (leaf, weight) in graph.leaves().iter().zip(graph.weights(c)) {
-                table.set(leaf.name.as_str(), *weight)?;
-            }
-            if graph.default_share(c) > DEFAULT_EPSILON {
-                table.set("<default>", graph.default_share(c))?;
-            }
-            Ok(table)
+            weights_table(lua, graph.leaves().iter().map(|l| l.name.as_str()), graph.weights(c), graph.default_share(c))
         })?,
     )?;
 
@@ -161,6 +171,15 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         lua.create_function(move |_, this: Actor| {
             let host = s.borrow();
             Ok(weight_table(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_explain",
+        lua.create_function(move |_, this: Actor| {
+            let host = s.borrow();
+            Ok(explain(&host.session, actor_id(&this)?).trim_end().to_string())
         })?,
     )?;
 

@@ -36,7 +36,7 @@ pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error
 }
 
 /// The folder of the Lua file that called into `bl` (the working directory for REPL lines).
-fn caller_dir(lua: &Lua) -> PathBuf {
+pub(crate) fn caller_dir(lua: &Lua) -> PathBuf {
     user_frame(lua)
         .and_then(|(source, _)| {
             source.strip_prefix('@').map(|p| Path::new(p).parent().unwrap_or(Path::new("")).to_path_buf())
@@ -50,6 +50,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let bl = lua.create_table()?;
     super::actor::add_raw_methods(lua, &bl, state)?;
     super::actor::add_raw_playback_methods(lua, &bl, state)?;
+    super::sweep::add_raw_functions(lua, &bl, state)?;
 
     let s = state.clone();
     bl.set(

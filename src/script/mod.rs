@@ -7,6 +7,7 @@
 
 mod actor;
 mod api;
+mod sweep;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
