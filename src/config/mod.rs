@@ -47,10 +47,14 @@ pub struct ParsedFile {
     pub blend_trees: Vec<Named<RawBlendTree>>,
     pub timelines: Vec<Named<timeline::RawTimeline>>,
     pub graphs: Vec<Named<timeline::RawGraph>>,
+    pub audio: Vec<Named<timeline::RawAudio>>,
+    /// Hit profiles are free-form tables passed through with `ApplyHit` commands.
+    pub hit_profiles: Vec<Named<toml::Table>>,
 }
 
 /// The top-level tables this version understands.
-pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees", "timelines", "graphs"];
+pub const SECTIONS: &[&str] =
+    &["clips", "parameters", "blend_trees", "timelines", "graphs", "audio", "hit_profiles", "inputs"];
 
 /// Parses and locally validates one file. Entries of the wrong TOML shape are left out and
 /// reported; the others are returned (flagged when invalid) so later checks still run on
@@ -77,6 +81,8 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
             "blend_trees" => parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree),
             "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline),
             "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph),
+            "audio" => parsed.audio = problems.entries(entries, timeline::validate_audio),
+            "hit_profiles" => parsed.hit_profiles = problems.entries(entries, |_, _| {}),
             other => {
                 let mut d = Diagnostic::error(
                     &source.path,

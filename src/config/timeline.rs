@@ -90,6 +90,24 @@ pub struct RawTask {
     pub name: Option<Spanned<String>>,
     /// Any payload passed through to Lua with an `Emit` command.
     pub payload: Option<Spanned<toml::Table>>,
+    /// `PlayAnimation`: seconds of the crossfade it starts (default 0.1).
+    pub fade: Option<Spanned<f64>>,
+}
+
+/// `[audio.NAME]`: a sound of the catalog.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "an audio table like { length = 0.4 }")]
+pub struct RawAudio {
+    pub length: Option<Spanned<f64>>,
+}
+
+pub(super) fn validate_audio(p: &mut Problems, audio: &Named<RawAudio>) {
+    if let Some(length) = &audio.value.length
+        && p.finite(length, "audio length")
+        && *length.get_ref() <= 0.0
+    {
+        p.error(length.span(), format!("audio length must be > 0 seconds, got {}", length.get_ref()));
+    }
 }
 
 /// A clip on a timeline track.
