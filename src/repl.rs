@@ -799,6 +799,7 @@ fn edit_lines(
 ) {
     let config = Config::builder()
         .auto_add_history(false)
+        .completion_type(rustyline::CompletionType::List)
         .color_mode(if color { rustyline::ColorMode::Enabled } else { rustyline::ColorMode::Disabled })
         .build();
     let mut editor = match Editor::with_config(config) {
