@@ -334,15 +334,14 @@ impl Repl {
         Ok(repl)
     }
 
+    /// Prints `text` as one message, so on a terminal it lands above the prompt in one piece.
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{}", text.trim_end_matches('\n'));
-        let _ = self.out.flush();
+        let _ = self.out.write_all(format!("{}\n", text.trim_end_matches('\n')).as_bytes());
     }
 
     fn error(&mut self, message: &str) {
         let label = if self.err_style.color { "error:".red().bold().to_string() } else { "error:".to_string() };
-        let _ = writeln!(self.err, "{label} {}", message.trim_end_matches('\n'));
-        let _ = self.err.flush();
+        let _ = self.err.write_all(format!("{label} {}\n", message.trim_end_matches('\n')).as_bytes());
     }
 
     fn note(&mut self, message: &str) {

@@ -104,7 +104,24 @@ type Shared = Rc<RefCell<HostState>>;
 pub struct Host {
     lua: Lua,
     state: Shared,
+    /// Calls a REPL chunk, turning an error object without a message (`error({})`) into the
+    /// words the standalone `lua` prints instead of an address.
+    protect: Function,
 }
+
+const PROTECT: &str = r#"
+local chunk = ...
+local function message(e)
+  local mt = getmetatable(e)
+  if type(e) == "table" and not (mt and mt.__tostring) then
+    return "(error object is a table value)"
+  end
+  return e
+end
+local results = table.pack(xpcall(chunk, message))
+if results[1] then return table.unpack(results, 2, results.n) end
+error(results[2], 0)
+"#;
 
 /// A script that failed: the message, already located as `file:line: …` where Lua knows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -154,7 +171,8 @@ impl Host {
             last_build_failed: false,
         }));
         api::install(&lua, &state)?;
-        Ok(Host { lua, state })
+        let protect = lua.load(PROTECT).set_name("=[bl]").into_function()?;
+        Ok(Host { lua, state, protect })
     }
 
     /// Runs a script file as `blendlab run` does: `arg[0]` is the path, `arg[1..]` and `...`
@@ -183,10 +201,14 @@ impl Host {
     /// Evaluates REPL input as the standalone `lua` does: as an expression (`return …`) when
     /// that compiles, else as statements. Returns each result pretty-printed.
     pub fn eval(&self, code: &str) -> Result<Vec<String>, ScriptError> {
-        let values: MultiValue = match self.lua.load(format!("return {code}")).set_name(REPL_CHUNK).into_function() {
-            Ok(expression) => expression.call(())?,
-            Err(_) => self.lua.load(code).set_name(REPL_CHUNK).call(())?,
+        // `(function(...) return ... end)(code)` rather than `return code`: the same values,
+        // but calls in `code` are not tail calls, so errors they raise name `stdin:LINE`.
+        let expression = format!("return (function(...) return ... end)({code}\n)");
+        let chunk = match self.lua.load(expression).set_name(REPL_CHUNK).into_function() {
+            Ok(expression) => expression,
+            Err(_) => self.lua.load(code).set_name(REPL_CHUNK).into_function()?,
         };
+        let values: MultiValue = self.protect.call(chunk)?;
         Ok(values.iter().map(pretty).collect::<mlua::Result<_>>()?)
     }
 

@@ -1,0 +1,184 @@
+//! Driving `blendlab` as a person would: on a pseudo-terminal (so rustyline runs for real),
+//! or through pipes. Output is collected by a thread; `wait_for` polls it with a generous
+//! deadline, so a slow machine makes a test slower, never wrong.
+
+#![allow(dead_code)] // each test crate uses its own subset
+
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use nix::pty::openpty;
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+/// How long any expected output may take to appear.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// Sends Ctrl-C's signal to a process.
+pub fn interrupt(pid: u32) {
+    kill(Pid::from_raw(pid as i32), Signal::SIGINT).unwrap();
+}
+
+/// Text a reader thread has collected, searched from where the last match ended.
+pub struct Lines {
+    text: Arc<Mutex<String>>,
+    seen: usize,
+}
+
+impl Lines {
+    /// Collects everything `source` produces, with terminal control sequences removed.
+    /// `answer` receives the terminal's reply to each cursor-position query.
+    pub fn collect(mut source: impl Read + Send + 'static, mut answer: Option<Box<dyn Write + Send>>) -> Self {
+        let text = Arc::new(Mutex::new(String::new()));
+        let sink = text.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = source.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                let chunk = String::from_utf8_lossy(&buffer[..n]).into_owned();
+                if let Some(answer) = &mut answer {
+                    for _ in chunk.matches("\x1b[6n") {
+                        let _ = answer.write_all(b"\x1b[1;1R");
+                    }
+                }
+                sink.lock().unwrap().push_str(&strip_controls(&chunk));
+            }
+        });
+        Lines { text, seen: 0 }
+    }
+
+    pub fn new(source: impl Read + Send + 'static) -> Self {
+        Lines::collect(source, None)
+    }
+
+    /// Waits until `needle` appears after the previous match; panics with the text so far.
+    pub fn wait_for(&mut self, needle: &str) {
+        let start = Instant::now();
+        loop {
+            let text = self.text.lock().unwrap().clone();
+            if let Some(at) = text.get(self.seen..).and_then(|rest| rest.find(needle)) {
+                self.seen += at + needle.len();
+                return;
+            }
+            assert!(start.elapsed() < DEADLINE, "never saw {needle:?}; output so far:\n{text}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    pub fn all(&self) -> String {
+        self.text.lock().unwrap().clone()
+    }
+}
+
+/// Removes CSI sequences (`ESC [ … final`) and carriage returns.
+fn strip_controls(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' if chars.peek() == Some(&'[') => {
+                chars.next();
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            '\x1b' => {
+                chars.next();
+            }
+            '\r' => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `blendlab` on a pseudo-terminal, as its controlling terminal (so Ctrl-C is a signal
+/// while Lua runs and a key while the prompt reads).
+pub struct Terminal {
+    child: Child,
+    input: std::fs::File,
+    output: Lines,
+}
+
+impl Terminal {
+    /// Starts `blendlab ARGS` in the repository folder with `HOME` = `home`.
+    pub fn start(args: &[&str], home: &Path) -> Terminal {
+        let pty = openpty(None, None).unwrap();
+        let slave: OwnedFd = pty.slave;
+        let stdio = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
+        let mut command = Command::new(env!("CARGO_BIN_EXE_blendlab"));
+        command
+            .args(args)
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1")
+            .env("HOME", home)
+            .env_remove("BLENDLAB_HISTORY")
+            .stdin(stdio(&slave))
+            .stdout(stdio(&slave))
+            .stderr(stdio(&slave));
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                nix::unistd::setsid().map_err(std::io::Error::from)?;
+                if nix::libc::ioctl(0, nix::libc::TIOCSCTTY, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().unwrap();
+        drop(slave);
+        let master = std::fs::File::from(pty.master);
+        let answer: Box<dyn Write + Send> = Box::new(master.try_clone().unwrap());
+        let output = Lines::collect(master.try_clone().unwrap(), Some(answer));
+        assert!(master.as_raw_fd() >= 0);
+        Terminal { child, input: master, output }
+    }
+
+    pub fn send(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).unwrap();
+        std::thread::sleep(Duration::from_millis(50)); // one keystroke burst at a time, as typed
+    }
+
+    pub fn type_text(&mut self, text: &str) {
+        self.send(text.as_bytes());
+    }
+
+    /// Types `line` and presses Enter.
+    pub fn type_line(&mut self, line: &str) {
+        self.send(format!("{line}\r").as_bytes());
+    }
+
+    pub fn wait_for(&mut self, needle: &str) {
+        self.output.wait_for(needle);
+    }
+
+    /// Waits for the process to end successfully; returns everything it showed.
+    pub fn wait_for_exit(&mut self) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "{status}: {}", self.output.all());
+                return self.output.all();
+            }
+            assert!(start.elapsed() < DEADLINE, "still running; output so far:\n{}", self.output.all());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
