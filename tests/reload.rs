@@ -6,9 +6,7 @@
 mod common;
 mod pty;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use blendlab::script::{Host, Output, Reload};
 use common::{Captured, check_golden};
@@ -105,38 +103,29 @@ fn the_watcher_reloads_saved_files_end_to_end() {
     let dir = scratch("watch");
     let file = dir.join("loco.toml");
     std::fs::write(&file, version("v1.toml")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
-        .arg(&file)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = pty::Lines::new(child.stdout.take().unwrap());
-    let mut err = pty::Lines::new(child.stderr.take().unwrap());
-    stdin.write_all(b"hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)\nprint('ready')\n").unwrap();
-    out.wait_for("ready");
+    let mut repl = pty::Piped::start(&[file.as_os_str()]);
+    repl.send(
+        "hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)\nprint('ready')\n",
+    );
+    repl.out.wait_for("ready");
 
     std::fs::write(&file, version("broken.toml")).unwrap();
-    out.wait_for("reload_failed generation=2");
-    err.wait_for("loco.toml:4:10: error: unknown key `lenght`");
+    repl.out.wait_for("reload_failed generation=2");
+    repl.err.wait_for("loco.toml:4:10: error: unknown key `lenght`");
 
     // an editor's save: write a temporary file, rename it over the config
     let temporary = dir.join(".loco.toml.swp");
     std::fs::write(&temporary, version("v2.toml")).unwrap();
     std::fs::rename(&temporary, &file).unwrap();
-    out.wait_for("reload_applied generation=2");
-    out.wait_for("removed: leaf walk");
+    repl.out.wait_for("reload_applied generation=2");
+    repl.out.wait_for("removed: leaf walk");
 
     std::fs::remove_file(&file).unwrap();
-    err.wait_for("cannot read file");
+    repl.err.wait_for("cannot read file");
     std::fs::write(&file, version("v1.toml")).unwrap();
-    out.wait_for("reload_applied generation=3");
+    repl.out.wait_for("reload_applied generation=3");
 
-    stdin.write_all(b"print(bl.frame(), hero:get('speed'), #bl.events({ kind = 'reload_applied' }))\n").unwrap();
-    out.wait_for("60\t0.75\t3");
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    repl.send("print(bl.frame(), hero:get('speed'), #bl.events({ kind = 'reload_applied' }))\n");
+    repl.out.wait_for("60\t0.75\t3");
+    repl.finish();
 }

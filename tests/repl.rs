@@ -67,38 +67,20 @@ fn transcripts_match() {
 
 #[test]
 fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
-        .arg("samples/locomotion.toml")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = pty::Lines::new(child.stdout.take().unwrap());
-    stdin
-        .write_all(b"hero = bl.spawn('hero', { blend_tree = 'locomotion' })\nprint('spinning') while true do end\n")
-        .unwrap();
-    stdout.wait_for("spinning");
-    pty::interrupt(child.id());
-    stdin
-        .write_all(
-            b"print('after', bl.frame())\nbl.at(0, function() while true do end end) print('stepping') bl.step(10)\n",
-        )
-        .unwrap();
-    stdout.wait_for("after\t0");
-    stdout.wait_for("stepping");
-    pty::interrupt(child.id());
-    stdin.write_all(b"print('frame', bl.frame(), bl.time())\nbl.step(1/60) print('next', bl.frame())\n").unwrap();
-    stdout.wait_for("frame\t1\t0.016666666667");
-    stdout.wait_for("next\t2");
-    drop(stdin);
-    let status = child.wait().unwrap();
-    assert!(status.success(), "{status}");
-    let mut errors = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut errors).unwrap();
-    assert_eq!(errors.matches("interrupted").count(), 2, "{errors}");
+    let mut repl = pty::Piped::start(&["samples/locomotion.toml".as_ref()]);
+    repl.send("hero = bl.spawn('hero', { blend_tree = 'locomotion' })\nprint('spinning') while true do end\n");
+    repl.out.wait_for("spinning");
+    pty::interrupt(repl.child.id());
+    repl.send("print('after', bl.frame())\nbl.at(0, function() while true do end end) print('stepping') bl.step(10)\n");
+    repl.out.wait_for("after\t0");
+    repl.out.wait_for("stepping");
+    pty::interrupt(repl.child.id());
+    repl.send("print('frame', bl.frame(), bl.time())\nbl.step(1/60) print('next', bl.frame())\n");
+    repl.out.wait_for("frame\t1\t0.016666666667");
+    repl.out.wait_for("next\t2");
+    repl.err.wait_for("stdin:1: interrupted");
+    repl.err.wait_for("stdin:1: interrupted");
+    repl.finish();
 }
 
 #[test]
@@ -132,9 +114,10 @@ fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
     let home = scratch("ctrl-c");
     let mut term = Terminal::start(&[], &home);
     term.wait_for("> ");
-    term.type_line("n = 0 while true do n = n + 1 end");
+    term.type_line("print('spinning') n = 0 while true do n = n + 1 end");
+    term.wait_for("spinning");
     term.send(b"\x03");
-    term.wait_for("error: interrupted");
+    term.wait_for("error: stdin:1: interrupted");
     term.type_line("n > 0");
     term.wait_for("true");
     term.type_text("half a line");

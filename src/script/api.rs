@@ -17,7 +17,7 @@ const PRELUDE_NAME: &str = "=[bl]";
 
 /// The innermost stack frame of user Lua code: (source, current line).
 fn user_frame(lua: &Lua) -> Option<(String, usize)> {
-    (1..64).find_map(|level| {
+    (0..64).find_map(|level| {
         lua.inspect_stack(level, |frame| {
             let source = frame.source();
             let name = source.source.as_deref().unwrap_or("");

@@ -77,6 +77,44 @@ impl Lines {
     }
 }
 
+/// `blendlab ARGS` with standard input, output and error piped, output collected.
+pub struct Piped {
+    pub child: Child,
+    pub stdin: std::process::ChildStdin,
+    pub out: Lines,
+    pub err: Lines,
+}
+
+impl Piped {
+    pub fn start(args: &[&std::ffi::OsStr]) -> Piped {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let out = Lines::new(child.stdout.take().unwrap());
+        let err = Lines::new(child.stderr.take().unwrap());
+        Piped { child, stdin, out, err }
+    }
+
+    /// Sends lines of input.
+    pub fn send(&mut self, input: &str) {
+        self.stdin.write_all(input.as_bytes()).unwrap();
+    }
+
+    /// Closes standard input and waits for a successful exit.
+    pub fn finish(self) {
+        let Piped { mut child, stdin, .. } = self;
+        drop(stdin);
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
 /// Removes CSI sequences (`ESC [ … final`) and carriage returns.
 fn strip_controls(text: &str) -> String {
     let mut out = String::new();
