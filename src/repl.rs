@@ -617,8 +617,9 @@ pub fn run(options: Options) -> Result<(), String> {
     Ok(())
 }
 
-/// `blendlab run --watch`: after the script, keeps the session and applies hot reloads
-/// until interrupted.
+/// `blendlab run --watch`: runs the script exactly as `run` does (a failure is reported, not
+/// fatal), then keeps the session and applies hot reloads, with their reports, until
+/// interrupted.
 pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> Result<(), String> {
     let (messages, inbox) = mpsc::channel();
     let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
@@ -626,6 +627,9 @@ pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> R
         repl.host.set_live(kind, false)?;
     }
     repl.job(|host| host.run_file(script, args));
+    for kind in ["reload_applied", "reload_failed"] {
+        repl.host.set_live(kind, true)?;
+    }
     repl.note("watching the loaded files for changes (Ctrl-C to stop)");
     drop(messages);
     serve(&mut repl, &inbox, None);
