@@ -299,6 +299,8 @@ struct Repl {
     watcher: Option<Watcher>,
     /// Lines of an incomplete chunk read so far (plain input).
     pending: String,
+    /// Configs named on the command line that failed to load: watched, and loaded once fixed.
+    unloaded: Vec<String>,
     measure: bool,
 }
 
@@ -323,6 +325,7 @@ impl Repl {
             interrupt,
             watcher: None,
             pending: String::new(),
+            unloaded: Vec::new(),
             measure: options.measure,
         };
         match Watcher::start(move |files| {
@@ -349,18 +352,16 @@ impl Repl {
         self.say(&text);
     }
 
-    /// Loads the files given on the command line; a failure is reported, not fatal.
+    /// Loads the files given on the command line; a failure is reported, not fatal (a config
+    /// that fails is watched and loaded once a save fixes it).
     fn load(&mut self, files: &[PathBuf]) {
         for file in files {
-            let outcome = if file.extension().is_some_and(|e| e == "lua") {
-                self.host.run_file(file, &[])
-            } else {
-                self.host.load_config(file).map(drop)
-            };
-            if let Err(e) = outcome {
-                self.error(&e.message);
+            if file.extension().is_some_and(|e| e == "lua") {
+                self.job(|host| host.run_file(file, &[]));
+            } else if self.job(|host| host.load_config(file)).is_none() {
+                self.unloaded.push(file.display().to_string());
+                self.after_job();
             }
-            self.after_job();
         }
     }
 
@@ -382,7 +383,9 @@ impl Repl {
         let _ = self.out.flush();
         let _ = self.err.flush();
         if let Some(watcher) = &mut self.watcher {
-            for problem in watcher.follow(&self.host.watched_files()) {
+            let mut files = self.host.watched_files();
+            files.extend(self.unloaded.iter().cloned());
+            for problem in watcher.follow(&files) {
                 self.error(&problem);
             }
         }
@@ -525,6 +528,12 @@ impl Repl {
 
     /// Watched files changed on disk: configs reload now; Lua files wait for `:reload`.
     fn files_changed(&mut self, files: Vec<String>) {
+        let (unloaded, files): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.unloaded.contains(f));
+        for file in unloaded {
+            if self.job(|host| host.load_config(Path::new(&file))).is_some() {
+                self.unloaded.retain(|f| *f != file);
+            }
+        }
         let (scripts, configs): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.host.is_script(f));
         if !configs.is_empty() {
             let saved = latest_modification(&configs);

@@ -78,8 +78,15 @@ fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
     repl.send("print('frame', bl.frame(), bl.time())\nbl.step(1/60) print('next', bl.frame())\n");
     repl.out.wait_for("frame\t1\t0.016666666667");
     repl.out.wait_for("next\t2");
+    // a long step in Rust alone (54 million frames) stops at a frame boundary, owing nothing
+    repl.send("bl.catch_up_budget(1e8) print('long step') bl.step(9e5)\n");
+    repl.out.wait_for("long step");
+    pty::interrupt(repl.child.id());
+    repl.send("stopped = bl.frame() bl.step(0) print('owed', bl.frame() - stopped, stopped < 54000002)\n");
+    repl.out.wait_for("owed\t0\ttrue");
     repl.err.wait_for("stdin:1: interrupted");
     repl.err.wait_for("stdin:1: interrupted");
+    repl.err.wait_for("stdin:1: interrupted after frame");
     repl.finish();
 }
 
