@@ -65,23 +65,26 @@ fn transcripts_match() {
     check(&files_in("tests/repl", "in"));
 }
 
+/// Sends `code`, waits until it prints `busy`, then sends Ctrl-C's signal.
+fn interrupt_when(repl: &mut pty::Piped, code: &str, busy: &str) {
+    repl.send(code);
+    repl.out.wait_for(busy);
+    pty::interrupt(repl.child.id());
+}
+
 #[test]
 fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
     let mut repl = pty::Piped::start(&["samples/locomotion.toml".as_ref()]);
-    repl.send("hero = bl.spawn('hero', { blend_tree = 'locomotion' })\nprint('spinning') while true do end\n");
-    repl.out.wait_for("spinning");
-    pty::interrupt(repl.child.id());
-    repl.send("print('after', bl.frame())\nbl.at(0, function() while true do end end) print('stepping') bl.step(10)\n");
+    repl.send("hero = bl.spawn('hero', { blend_tree = 'locomotion' })\n");
+    interrupt_when(&mut repl, "print('spinning') while true do end\n", "spinning");
+    repl.send("print('after', bl.frame())\n");
     repl.out.wait_for("after\t0");
-    repl.out.wait_for("stepping");
-    pty::interrupt(repl.child.id());
+    interrupt_when(&mut repl, "bl.at(0, function() while true do end end) print('stepping') bl.step(10)\n", "stepping");
     repl.send("print('frame', bl.frame(), bl.time())\nbl.step(1/60) print('next', bl.frame())\n");
     repl.out.wait_for("frame\t1\t0.016666666667");
     repl.out.wait_for("next\t2");
     // a long step in Rust alone (54 million frames) stops at a frame boundary, owing nothing
-    repl.send("bl.catch_up_budget(1e8) print('long step') bl.step(9e5)\n");
-    repl.out.wait_for("long step");
-    pty::interrupt(repl.child.id());
+    interrupt_when(&mut repl, "bl.catch_up_budget(1e8) print('long step') bl.step(9e5)\n", "long step");
     repl.send("stopped = bl.frame() bl.step(0) print('owed', bl.frame() - stopped, stopped < 54000002)\n");
     repl.out.wait_for("owed\t0\ttrue");
     repl.err.wait_for("stdin:1: interrupted");

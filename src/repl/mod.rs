@@ -9,35 +9,29 @@
 //! everything the session prints goes through rustyline's external printer, so a reload
 //! report appears above the prompt without garbling the line being typed.
 
+mod commands;
+mod editor;
+
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use owo_colors::OwoColorize;
-use rustyline::completion::Completer;
-use rustyline::error::ReadlineError;
-use rustyline::highlight::Highlighter;
-use rustyline::hint::{Hinter, HistoryHinter};
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{
-    Cmd, ConditionalEventHandler, Config, Editor, Event, EventContext, EventHandler, ExternalPrinter, Helper, KeyCode,
-    KeyEvent, Modifiers, RepeatCount,
-};
+use rustyline::ExternalPrinter;
 
 use crate::event::KIND_NAMES;
 use crate::report::{Style, event_line, weight_table};
-use crate::script::{Host, Output, Reload, is_incomplete};
+use crate::script::{Host, Output, Reload};
 use crate::session::Session;
 use crate::watch::Watcher;
 
-/// The first prompt and the one that continues an incomplete chunk.
-pub const PROMPT: &str = "> ";
-pub const CONTINUATION: &str = ">> ";
-/// How a continuation line starts inside the editor's buffer (stripped before evaluation).
-const CONTINUATION_MARK: &str = "\n>> ";
+use commands::KEYWORDS;
+pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_command};
+pub use editor::{PROMPT, strip_continuation};
+
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
 /// `:events` prints at most this many of the latest matching events.
@@ -72,159 +66,6 @@ pub struct Options {
     pub started: Instant,
 }
 
-/// One of the REPL's `:commands`: sugar over the Lua API.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    Step(f64),
-    Frames(f64),
-    Weights(Option<String>),
-    Events(Vec<String>),
-    Graph(String),
-    /// `:watch` lists the live kinds; `:watch kind on|off` (or `all`) switches.
-    Watch(Option<(String, bool)>),
-    Reload,
-    Help,
-    Quit,
-}
-
-/// Every command: name, arguments, one line of help.
-pub const COMMANDS: &[(&str, &str, &str)] = &[
-    (":step", "S", "advance the clock S seconds, over whole logic frames (bl.step)"),
-    (":frames", "N", "run exactly N logic frames (bl.frames)"),
-    (":weights", "[actor]", "weight tables with bars: one actor, or every actor"),
-    (":events", "[kind…]", "the event log, or only events of the given kinds"),
-    (":graph", "actor", "the actor's graph (for now its weight table: the graph view comes later)"),
-    (":watch", "[kind|all on|off]", "print events of a kind as they happen, or list the live kinds"),
-    (":reload", "", "re-read every loaded config now and re-run the Lua files that changed"),
-    (":help", "", "this list"),
-    (":quit", "", "leave (also Ctrl-D, or Ctrl-C twice on an empty line)"),
-];
-
-/// Parses a `:command` line.
-pub fn parse_command(line: &str) -> Result<Command, String> {
-    let mut words = line.split_whitespace();
-    let name = words.next().unwrap_or(":");
-    let args: Vec<&str> = words.collect();
-    let number = |what: &str| -> Result<f64, String> {
-        match args.as_slice() {
-            [n] => n.parse::<f64>().map_err(|_| format!("{name}: `{n}` is not a number")),
-            _ => Err(format!("{name} takes one argument: {what}")),
-        }
-    };
-    let at_most_one = || match args.as_slice() {
-        [] => Ok(None),
-        [one] => Ok(Some(one.to_string())),
-        _ => Err(format!("{name} takes at most one actor name")),
-    };
-    match name {
-        ":step" => number("a duration in seconds").map(Command::Step),
-        ":frames" => number("a number of frames").map(Command::Frames),
-        ":weights" => at_most_one().map(Command::Weights),
-        ":events" => Ok(Command::Events(args.iter().map(|a| a.to_string()).collect())),
-        ":graph" => match at_most_one()? {
-            Some(actor) => Ok(Command::Graph(actor)),
-            None => Err(":graph takes an actor name".into()),
-        },
-        ":watch" => match args.as_slice() {
-            [] => Ok(Command::Watch(None)),
-            [kind, "on"] => Ok(Command::Watch(Some((kind.to_string(), true)))),
-            [kind, "off"] => Ok(Command::Watch(Some((kind.to_string(), false)))),
-            _ => Err(":watch takes an event kind (or `all`) and `on` or `off`".into()),
-        },
-        ":reload" | ":help" | ":quit" if !args.is_empty() => Err(format!("{name} takes no arguments")),
-        ":reload" => Ok(Command::Reload),
-        ":help" | ":h" | ":?" => Ok(Command::Help),
-        ":quit" | ":q" | ":exit" => Ok(Command::Quit),
-        other => {
-            let hint = crate::config::suggestion(other, COMMANDS.iter().map(|c| c.0))
-                .map_or(String::new(), |h| format!("; {h}"));
-            Err(format!("unknown command `{other}`{hint} (:help lists them)"))
-        }
-    }
-}
-
-/// The `:help` text.
-pub fn help() -> String {
-    let width = COMMANDS.iter().map(|(n, a, _)| n.len() + a.len() + 1).max().unwrap_or(0);
-    let mut text = String::from("Lua is evaluated as you type it; an expression prints its value.\n");
-    for (name, args, what) in COMMANDS {
-        text.push_str(&format!("  {:width$}  {what}\n", format!("{name} {args}").trim_end()));
-    }
-    text.push_str("Tab completes names; Ctrl-C stops a running chunk or step.\n");
-    text
-}
-
-/// Removes the continuation marks the terminal editor puts at the start of each extra line.
-pub fn strip_continuation(input: &str) -> String {
-    input.replace(CONTINUATION_MARK, "\n")
-}
-
-/// Where completion applies in `line` before the cursor.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Target {
-    /// A `:command` name.
-    Command { prefix: String },
-    /// An argument of a `:command`.
-    Argument { command: String, prefix: String },
-    /// Inside a string literal: names of actors, parameters, assets, event kinds.
-    Name { prefix: String },
-    /// A Lua name after `a.b.` (or `a:` for methods); `path` empty for globals.
-    Field { path: Vec<String>, method: bool, prefix: String },
-}
-
-/// What to complete at the end of `before` (the line up to the cursor); the completed word
-/// starts at `before.len() - prefix.len()`.
-pub fn completion_target(before: &str) -> Target {
-    if let Some(rest) = before.strip_prefix(':') {
-        return match rest.split_once(char::is_whitespace) {
-            None => Target::Command { prefix: before.to_string() },
-            Some((command, args)) => {
-                let prefix = args.rsplit(char::is_whitespace).next().unwrap_or("").to_string();
-                Target::Argument { command: format!(":{command}"), prefix }
-            }
-        };
-    }
-    if let Some(open) = open_string(before) {
-        return Target::Name { prefix: before[open..].to_string() };
-    }
-    let start = before
-        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':'))
-        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
-    let word = &before[start..];
-    match word.rfind(['.', ':']) {
-        None => Target::Field { path: Vec::new(), method: false, prefix: word.to_string() },
-        Some(split) => Target::Field {
-            path: word[..split].split(['.', ':']).map(str::to_string).collect(),
-            method: word[split..].starts_with(':'),
-            prefix: word[split + 1..].to_string(),
-        },
-    }
-}
-
-/// The byte just after the opening quote of a string literal still open at the end of
-/// `code`, if any.
-fn open_string(code: &str) -> Option<usize> {
-    let mut open: Option<(char, usize)> = None;
-    let mut escaped = false;
-    for (i, c) in code.char_indices() {
-        match open {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some((quote, _)) if c == quote => open = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => open = Some((c, i + 1)),
-            None => {}
-        }
-    }
-    open.map(|(_, start)| start)
-}
-
-/// Lua keywords, offered with global names.
-const KEYWORDS: &[&str] = &[
-    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in", "local", "nil",
-    "not", "or", "repeat", "return", "then", "true", "until", "while",
-];
-
 /// A `Write` that hands complete lines to where the REPL prints: standard output or error,
 /// or (on a terminal) rustyline's external printer.
 #[derive(Clone)]
@@ -233,10 +74,10 @@ struct Console {
     pending: Vec<u8>,
 }
 
-type Printer = Arc<Mutex<Box<dyn ExternalPrinter + Send>>>;
+pub(crate) type Printer = Arc<Mutex<Box<dyn ExternalPrinter + Send>>>;
 
 #[derive(Clone)]
-enum Sink {
+pub(crate) enum Sink {
     Stdout,
     Stderr,
     Printer(Printer),
@@ -290,12 +131,12 @@ enum Flow {
 }
 
 /// The session side of the REPL.
-struct Repl {
+pub(crate) struct Repl {
     host: Host,
     out: Console,
     err: Console,
     err_style: Style,
-    interrupt: Arc<AtomicBool>,
+    pub(crate) interrupt: Arc<AtomicBool>,
     watcher: Option<Watcher>,
     /// Lines of an incomplete chunk read so far (plain input).
     pending: String,
@@ -305,7 +146,7 @@ struct Repl {
 }
 
 impl Repl {
-    fn new(out: Sink, err: Sink, options: &Options, messages: &Sender<Message>) -> Result<Repl, String> {
+    pub(crate) fn new(out: Sink, err: Sink, options: &Options, messages: &Sender<Message>) -> Result<Repl, String> {
         let host = Host::new(Output {
             out: Box::new(Console::new(out.clone())),
             err: Box::new(Console::new(err.clone())),
@@ -354,7 +195,7 @@ impl Repl {
 
     /// Loads the files given on the command line; a failure is reported, not fatal (a config
     /// that fails is watched and loaded once a save fixes it).
-    fn load(&mut self, files: &[PathBuf]) {
+    pub(crate) fn load(&mut self, files: &[PathBuf]) {
         for file in files {
             if file.extension().is_some_and(|e| e == "lua") {
                 self.job(|host| host.run_file(file, &[]));
@@ -613,7 +454,7 @@ fn latest_modification(files: &[String]) -> Option<SystemTime> {
 pub fn run(options: Options) -> Result<(), String> {
     let (messages, inbox) = mpsc::channel();
     if options.terminal {
-        return run_terminal(options, messages, inbox);
+        return editor::run(options, messages, inbox);
     }
     let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
     install_ctrl_c(&repl.interrupt)?;
@@ -646,7 +487,7 @@ pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> R
 }
 
 /// The session loop: handles messages until `Quit` or until every sender is gone.
-fn serve(repl: &mut Repl, inbox: &Receiver<Message>, ready: Option<&Sender<()>>) {
+pub(crate) fn serve(repl: &mut Repl, inbox: &Receiver<Message>, ready: Option<&Sender<()>>) {
     for message in inbox {
         match message {
             Message::Line(line) => {
@@ -681,7 +522,7 @@ fn read_plain_lines(messages: &Sender<Message>) {
 
 /// Ctrl-C while Lua or a step runs sets the interrupt flag. With plain input, Ctrl-C twice
 /// while idle leaves (on a terminal the editor reads Ctrl-C as a key instead).
-fn install_ctrl_c(interrupt: &Arc<AtomicBool>) -> Result<(), String> {
+pub(crate) fn install_ctrl_c(interrupt: &Arc<AtomicBool>) -> Result<(), String> {
     let flag = interrupt.clone();
     ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::Relaxed) {
@@ -690,274 +531,4 @@ fn install_ctrl_c(interrupt: &Arc<AtomicBool>) -> Result<(), String> {
         }
     })
     .map_err(|e| format!("cannot handle Ctrl-C: {e}"))
-}
-
-fn run_terminal(options: Options, messages: Sender<Message>, inbox: Receiver<Message>) -> Result<(), String> {
-    let (printer_tx, printer_rx) = mpsc::channel();
-    let (ready_tx, ready_rx) = mpsc::channel();
-    let editor_messages = messages.clone();
-    let history = options.history.clone();
-    let color = options.style.color;
-    let editor = std::thread::Builder::new()
-        .name("blendlab-editor".into())
-        .spawn(move || edit_lines(&editor_messages, &ready_rx, &printer_tx, history.as_deref(), color))
-        .map_err(|e| e.to_string())?;
-    let sink = match printer_rx.recv() {
-        Ok(Ok(printer)) => Sink::Printer(Arc::new(Mutex::new(printer))),
-        Ok(Err(message)) => return Err(message),
-        Err(_) => return Err("the line editor did not start".into()),
-    };
-    let mut repl = Repl::new(sink.clone(), sink, &options, &messages)?;
-    install_ctrl_c(&repl.interrupt)?;
-    repl.load(&options.files);
-    drop(messages);
-    if options.measure {
-        let _ = writeln!(std::io::stderr(), "measure: start → prompt in {} µs", options.started.elapsed().as_micros());
-    }
-    let _ = ready_tx.send(());
-    serve(&mut repl, &inbox, Some(&ready_tx));
-    drop(ready_tx);
-    let _ = editor.join();
-    Ok(())
-}
-
-thread_local! {
-    /// The editor thread's own Lua state, only for syntax checks (the session's Lua state
-    /// lives on the session thread).
-    static SYNTAX: mlua::Lua = mlua::Lua::new();
-}
-
-/// Whether the editor should read more lines before submitting `buffer`.
-fn needs_more(buffer: &str) -> bool {
-    let code = strip_continuation(buffer);
-    !code.trim_start().starts_with(':') && SYNTAX.with(|lua| is_incomplete(lua, &code))
-}
-
-/// Rustyline's helper: completion (asked of the session thread), hints from history,
-/// multi-line validation with Lua's incomplete-input signal, dimmed hints.
-struct ReplHelper {
-    requests: Sender<Message>,
-    hinter: HistoryHinter,
-    color: bool,
-}
-
-/// How long completion waits for the session (busy only while a reload runs).
-const COMPLETION_WAIT: Duration = Duration::from_millis(500);
-
-impl Completer for ReplHelper {
-    type Candidate = String;
-
-    fn complete(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
-        let (reply, answer) = mpsc::channel();
-        let line = strip_continuation(line);
-        let pos = pos.min(line.len());
-        if self.requests.send(Message::Complete { line, pos, reply }).is_err() {
-            return Ok((pos, Vec::new()));
-        }
-        Ok(answer.recv_timeout(COMPLETION_WAIT).unwrap_or((pos, Vec::new())))
-    }
-}
-
-impl Hinter for ReplHelper {
-    type Hint = String;
-
-    fn hint(&self, line: &str, pos: usize, ctx: &rustyline::Context<'_>) -> Option<String> {
-        self.hinter.hint(line, pos, ctx)
-    }
-}
-
-impl Highlighter for ReplHelper {
-    fn highlight_hint<'h>(&self, hint: &'h str) -> std::borrow::Cow<'h, str> {
-        if self.color { hint.dimmed().to_string().into() } else { hint.into() }
-    }
-}
-
-impl Validator for ReplHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if needs_more(ctx.input()) { ValidationResult::Incomplete } else { ValidationResult::Valid(None) })
-    }
-}
-
-impl Helper for ReplHelper {}
-
-/// Enter at the end of an incomplete chunk starts a continuation line marked `>> `.
-struct ContinueChunk;
-
-impl ConditionalEventHandler for ContinueChunk {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        (ctx.pos() == ctx.line().len() && needs_more(ctx.line())).then(|| Cmd::Insert(1, CONTINUATION_MARK.into()))
-    }
-}
-
-/// Remembers whether Ctrl-C came on an empty line (twice in a row leaves).
-struct CtrlC(Arc<AtomicBool>);
-
-impl ConditionalEventHandler for CtrlC {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        self.0.store(ctx.line().is_empty(), Ordering::Relaxed);
-        None
-    }
-}
-
-type Startup = Result<Box<dyn ExternalPrinter + Send>, String>;
-
-/// The editor thread: reads a chunk, sends it, waits until the session is ready again.
-fn edit_lines(
-    messages: &Sender<Message>,
-    ready: &Receiver<()>,
-    startup: &Sender<Startup>,
-    history: Option<&Path>,
-    color: bool,
-) {
-    let config = Config::builder()
-        .auto_add_history(false)
-        .completion_type(rustyline::CompletionType::List)
-        .color_mode(if color { rustyline::ColorMode::Enabled } else { rustyline::ColorMode::Disabled })
-        .build();
-    let mut editor = match Editor::with_config(config) {
-        Ok(editor) => editor,
-        Err(e) => return drop(startup.send(Err(format!("cannot start the line editor: {e}")))),
-    };
-    let helper = ReplHelper { requests: messages.clone(), hinter: HistoryHinter::new(), color };
-    editor.set_helper(Some(helper));
-    let empty_line = Arc::new(AtomicBool::new(false));
-    editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::NONE), EventHandler::Conditional(Box::new(ContinueChunk)));
-    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(CtrlC(empty_line.clone()))));
-    let (printer, mut own_printer) = match (editor.create_external_printer(), editor.create_external_printer()) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => return drop(startup.send(Err(format!("cannot print above the prompt: {e}")))),
-    };
-    if startup.send(Ok(Box::new(printer))).is_err() || ready.recv().is_err() {
-        return;
-    }
-    let mut history = History::open(&mut editor, history);
-    let mut interrupts_on_empty = 0;
-    loop {
-        match editor.readline(PROMPT) {
-            Ok(chunk) => {
-                interrupts_on_empty = 0;
-                if let Some(warning) = history.add(&mut editor, &chunk) {
-                    let _ = own_printer.print(warning);
-                }
-                if messages.send(Message::Line(chunk)).is_err() || ready.recv().is_err() {
-                    return;
-                }
-            }
-            Err(ReadlineError::Interrupted) if empty_line.load(Ordering::Relaxed) => {
-                interrupts_on_empty += 1;
-                if interrupts_on_empty >= 2 {
-                    break;
-                }
-                let _ = own_printer.print("(Ctrl-C again or Ctrl-D to leave)".into());
-            }
-            Err(ReadlineError::Interrupted) => interrupts_on_empty = 0,
-            Err(ReadlineError::Eof) => break,
-            Err(e) => {
-                let _ = own_printer.print(format!("error: the line editor stopped: {e}"));
-                break;
-            }
-        }
-    }
-    let _ = messages.send(Message::Quit);
-}
-
-/// History kept in a file per user; a file that cannot be written warns once.
-struct History<'p> {
-    path: Option<&'p Path>,
-    warned: bool,
-}
-
-impl<'p> History<'p> {
-    fn open(editor: &mut Editor<ReplHelper, rustyline::history::DefaultHistory>, path: Option<&'p Path>) -> Self {
-        if let Some(path) = path {
-            let _ = editor.load_history(path); // a missing file is a first session
-        }
-        History { path, warned: false }
-    }
-
-    /// Records `chunk`; returns a warning the first time the file cannot be written.
-    fn add(
-        &mut self,
-        editor: &mut Editor<ReplHelper, rustyline::history::DefaultHistory>,
-        chunk: &str,
-    ) -> Option<String> {
-        if chunk.trim().is_empty() || editor.add_history_entry(chunk).is_err() {
-            return None;
-        }
-        let path = self.path?;
-        match editor.append_history(path) {
-            Err(e) if !self.warned => {
-                self.warned = true;
-                Some(format!("warning: cannot save history to {}: {e} (history stays in memory)", path.display()))
-            }
-            _ => None,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn field(path: &[&str], method: bool, prefix: &str) -> Target {
-        Target::Field { path: path.iter().map(|p| p.to_string()).collect(), method, prefix: prefix.into() }
-    }
-
-    #[test]
-    fn completion_targets() {
-        assert_eq!(completion_target("pri"), field(&[], false, "pri"));
-        assert_eq!(completion_target("bl.st"), field(&["bl"], false, "st"));
-        assert_eq!(completion_target("x = hero:we"), field(&["hero"], true, "we"));
-        assert_eq!(completion_target("a.b.c"), field(&["a", "b"], false, "c"));
-        assert_eq!(completion_target("hero:set(\"sp"), Target::Name { prefix: "sp".into() });
-        assert_eq!(completion_target("print('it''s"), Target::Name { prefix: "s".into() });
-        assert_eq!(completion_target("print(\"done\") + x"), field(&[], false, "x"));
-        assert_eq!(completion_target(":we"), Target::Command { prefix: ":we".into() });
-        assert_eq!(
-            completion_target(":weights he"),
-            Target::Argument { command: ":weights".into(), prefix: "he".into() }
-        );
-    }
-
-    #[test]
-    fn commands_parse_with_helpful_errors() {
-        assert_eq!(parse_command(":step 0.5"), Ok(Command::Step(0.5)));
-        assert_eq!(parse_command(":frames 3"), Ok(Command::Frames(3.0)));
-        assert_eq!(parse_command(":weights"), Ok(Command::Weights(None)));
-        assert_eq!(
-            parse_command(":events clip_begin signal"),
-            Ok(Command::Events(vec!["clip_begin".into(), "signal".into()]))
-        );
-        assert_eq!(parse_command(":watch warning off"), Ok(Command::Watch(Some(("warning".into(), false)))));
-        assert_eq!(parse_command(":q"), Ok(Command::Quit));
-        assert_eq!(parse_command(":step"), Err(":step takes one argument: a duration in seconds".into()));
-        assert_eq!(parse_command(":step x"), Err(":step: `x` is not a number".into()));
-        assert_eq!(parse_command(":graph"), Err(":graph takes an actor name".into()));
-        assert!(parse_command(":stp 1").unwrap_err().contains("did you mean `:step`"));
-    }
-
-    #[test]
-    fn help_lists_every_command_on_one_line_each() {
-        let text = help();
-        for (name, _, what) in COMMANDS {
-            let lines: Vec<&str> = text.lines().filter(|l| l.trim_start().split(' ').next() == Some(name)).collect();
-            assert_eq!(lines.len(), 1, "{name}");
-            assert!(lines[0].ends_with(what), "{name}");
-        }
-    }
-
-    #[test]
-    fn continuation_marks_are_stripped() {
-        assert_eq!(strip_continuation("for i = 1, 2 do\n>> print(i)\n>> end"), "for i = 1, 2 do\nprint(i)\nend");
-    }
-
-    #[test]
-    fn incomplete_chunks_read_on_like_lua() {
-        for code in ["function f()", "x = {", "if true then", "s = [[", "for i = 1, 2 do\n>> print(i)"] {
-            assert!(needs_more(code), "{code}");
-        }
-        for code in ["1 +", "x = 1", "print(", ":step 1", "end", "x = }"] {
-            assert_eq!(needs_more(code), code == "print(", "{code}");
-        }
-    }
 }
