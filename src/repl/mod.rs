@@ -24,7 +24,7 @@ use rustyline::ExternalPrinter;
 
 use crate::event::KIND_NAMES;
 use crate::report::{Style, event_line, weight_table};
-use crate::script::{Host, Output, Reload};
+use crate::script::{Host, Output, Reload, check_kind};
 use crate::session::Session;
 use crate::watch::Watcher;
 
@@ -308,10 +308,8 @@ impl Repl {
     }
 
     fn events(&mut self, kinds: &[String]) {
-        if let Some(bad) = kinds.iter().find(|k| !KIND_NAMES.contains(&k.as_str())) {
-            let hint =
-                crate::config::suggestion(bad, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
-            return self.error(&format!("unknown event kind `{bad}`{hint}"));
+        if let Err(message) = kinds.iter().try_for_each(|k| check_kind(k)) {
+            return self.error(&message);
         }
         let style = self.host.style();
         let lines = self.host.with_session(|session: &Session| {

@@ -8,7 +8,7 @@ use mlua::{Function, Lua, Table, Value, Variadic};
 use super::actor::ActorRef;
 use super::{Listener, Shared, load_config};
 use crate::config::suggestion;
-use crate::event::{Event, EventFilter, FieldValue, KIND_NAMES};
+use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
 use crate::session::ActorSpec;
 
@@ -273,11 +273,7 @@ fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
 }
 
 fn check_kind(lua: &Lua, kind: &str) -> mlua::Result<()> {
-    if KIND_NAMES.contains(&kind) {
-        return Ok(());
-    }
-    let hint = suggestion(kind, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
-    Err(located(lua, format!("unknown event kind `{kind}`{hint}")))
+    super::check_kind(kind).map_err(|message| located(lua, message))
 }
 
 fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {

@@ -89,6 +89,15 @@ pub enum Reload {
     Failed { diagnostics: String },
 }
 
+/// An event kind name of the contract, or an error with a did-you-mean.
+pub fn check_kind(kind: &str) -> Result<(), String> {
+    if KIND_NAMES.contains(&kind) {
+        return Ok(());
+    }
+    let hint = crate::config::suggestion(kind, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
+    Err(format!("unknown event kind `{kind}`{hint}"))
+}
+
 /// Whether `code` is a Lua chunk cut short (an open `function`, table or string), so a REPL
 /// should read more lines: the standalone `lua` rule, where `return code` must not compile
 /// and `code` must fail only by reaching the end of input.
@@ -241,11 +250,7 @@ impl Host {
 
     /// Prints events of `kind` as they happen (`on`) or stops (`off`).
     pub fn set_live(&self, kind: &str, on: bool) -> Result<(), String> {
-        if !KIND_NAMES.contains(&kind) {
-            let hint =
-                crate::config::suggestion(kind, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
-            return Err(format!("unknown event kind `{kind}`{hint}"));
-        }
+        check_kind(kind)?;
         let mut host = self.state.borrow_mut();
         if on {
             host.live.insert(kind.into())
