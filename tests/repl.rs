@@ -99,9 +99,9 @@ fn prompt_multiline_completion_and_ctrl_d() {
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
     term.wait_for("> ");
     term.type_line("hero = bl.spawn('hero', { blend_tree = 'locomotion' })");
-    term.type_line("function twice(x)");
+    term.type_continued("function twice(x)");
     term.wait_for(">> ");
-    term.type_line("return 2 * x");
+    term.type_continued("return 2 * x");
     term.type_line("end");
     term.type_line("twice(21)");
     term.wait_for("42");
@@ -113,7 +113,7 @@ fn prompt_multiline_completion_and_ctrl_d() {
     term.wait_for(":watch");
     term.type_line("");
     term.wait_for("live: ");
-    term.send(b"\x04");
+    term.press(b"\x04");
     term.wait_for_exit();
     let history = std::fs::read_to_string(home.join(".blendlab_history")).unwrap();
     assert!(history.contains("function twice(x)\\n>> return 2 * x\\n>> end"), "{history}");
@@ -126,15 +126,15 @@ fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
     term.wait_for("> ");
     term.type_line("print('spinning') n = 0 while true do n = n + 1 end");
     term.wait_for("spinning");
-    term.send(b"\x03");
+    term.interrupt();
     term.wait_for("error: stdin:1: interrupted");
     term.type_line("n > 0");
     term.wait_for("true");
     term.type_text("half a line");
-    term.send(b"\x03");
-    term.send(b"\x03");
+    term.press(b"\x03");
+    term.press(b"\x03");
     term.wait_for("Ctrl-C again or Ctrl-D to leave");
-    term.send(b"\x03");
+    term.press(b"\x03");
     term.wait_for_exit();
 }
 
@@ -148,7 +148,7 @@ fn an_unwritable_history_warns_once_and_the_repl_goes_on() {
     term.type_line("2 + 2");
     term.type_line("'done'");
     term.wait_for("done");
-    term.send(b"\x04");
+    term.press(b"\x04");
     let screen = term.wait_for_exit();
     assert_eq!(screen.matches("cannot save history").count(), 1, "{screen}");
     assert!(screen.contains('4'), "{screen}");

@@ -1,6 +1,10 @@
 //! Driving `blendlab` as a person would: on a pseudo-terminal (so rustyline runs for real),
 //! or through pipes. Output is collected by a thread; `wait_for` polls it with a generous
 //! deadline, so a slow machine makes a test slower, never wrong.
+//!
+//! On the terminal, a new line is typed only once the editor is reading again: rustyline
+//! turns bracketed paste on (`ESC [ ? 2004 h`) each time it starts reading a line, in raw
+//! mode, so the harness counts those.
 
 #![allow(dead_code)] // each test crate uses its own subset
 
@@ -9,6 +13,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,6 +33,8 @@ pub fn interrupt(pid: u32) {
 pub struct Lines {
     text: Arc<Mutex<String>>,
     seen: usize,
+    /// Lines the editor started reading (bracketed paste turned on).
+    reading: Arc<AtomicUsize>,
 }
 
 impl Lines {
@@ -35,9 +42,11 @@ impl Lines {
     /// `answer` receives the terminal's reply to each cursor-position query.
     pub fn collect(mut source: impl Read + Send + 'static, mut answer: Option<Box<dyn Write + Send>>) -> Self {
         let text = Arc::new(Mutex::new(String::new()));
-        let sink = text.clone();
+        let reading = Arc::new(AtomicUsize::new(0));
+        let (sink, started) = (text.clone(), reading.clone());
         std::thread::spawn(move || {
             let mut buffer = [0u8; 4096];
+            let mut raw = String::new();
             while let Ok(n) = source.read(&mut buffer) {
                 if n == 0 {
                     break;
@@ -48,10 +57,12 @@ impl Lines {
                         let _ = answer.write_all(b"\x1b[1;1R");
                     }
                 }
+                raw.push_str(&chunk);
+                started.store(raw.matches("\x1b[?2004h").count(), Ordering::SeqCst);
                 sink.lock().unwrap().push_str(&strip_controls(&chunk));
             }
         });
-        Lines { text, seen: 0 }
+        Lines { text, seen: 0, reading }
     }
 
     pub fn new(source: impl Read + Send + 'static) -> Self {
@@ -60,14 +71,28 @@ impl Lines {
 
     /// Waits until `needle` appears after the previous match; panics with the text so far.
     pub fn wait_for(&mut self, needle: &str) {
+        let mut found = None;
+        self.wait_until(&format!("{needle:?}"), |text| {
+            found = text.get(self.seen..).and_then(|rest| rest.find(needle));
+            found.is_some()
+        });
+        self.seen += found.unwrap() + needle.len();
+    }
+
+    /// Waits until the editor has started reading more than `lines` lines.
+    pub fn wait_for_reading(&mut self, lines: usize) {
+        let reading = self.reading.clone();
+        self.wait_until("the editor read a line", |_| reading.load(Ordering::SeqCst) > lines);
+    }
+
+    fn wait_until(&self, what: &str, mut done: impl FnMut(&str) -> bool) {
         let start = Instant::now();
         loop {
             let text = self.text.lock().unwrap().clone();
-            if let Some(at) = text.get(self.seen..).and_then(|rest| rest.find(needle)) {
-                self.seen += at + needle.len();
+            if done(&text) {
                 return;
             }
-            assert!(start.elapsed() < DEADLINE, "never saw {needle:?}; output so far:\n{text}");
+            assert!(start.elapsed() < DEADLINE, "never saw {what}; output so far:\n{text}");
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -145,6 +170,10 @@ pub struct Terminal {
     child: Child,
     input: std::fs::File,
     output: Lines,
+    /// Lines the editor finished reading (Enter, Ctrl-C at the prompt).
+    submitted: usize,
+    /// Whether the next keystroke starts a new line (and so waits for the editor).
+    at_line_start: bool,
 }
 
 impl Terminal {
@@ -179,21 +208,42 @@ impl Terminal {
         let answer: Box<dyn Write + Send> = Box::new(master.try_clone().unwrap());
         let output = Lines::collect(master.try_clone().unwrap(), Some(answer));
         assert!(master.as_raw_fd() >= 0);
-        Terminal { child, input: master, output }
+        Terminal { child, input: master, output, submitted: 0, at_line_start: true }
     }
 
-    pub fn send(&mut self, bytes: &[u8]) {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.at_line_start {
+            self.output.wait_for_reading(self.submitted);
+            self.at_line_start = false;
+        }
         self.input.write_all(bytes).unwrap();
-        std::thread::sleep(Duration::from_millis(50)); // one keystroke burst at a time, as typed
+    }
+
+    /// Keys that end what the editor is reading (Enter on a complete chunk, Ctrl-C or
+    /// Ctrl-D at the prompt).
+    pub fn press(&mut self, keys: &[u8]) {
+        self.write(keys);
+        self.submitted += 1;
+        self.at_line_start = true;
+    }
+
+    /// Ctrl-C while a chunk runs (a signal, not a key the editor reads).
+    pub fn interrupt(&mut self) {
+        self.input.write_all(b"\x03").unwrap();
     }
 
     pub fn type_text(&mut self, text: &str) {
-        self.send(text.as_bytes());
+        self.write(text.as_bytes());
     }
 
-    /// Types `line` and presses Enter.
+    /// Types `line` and presses Enter on a complete chunk.
     pub fn type_line(&mut self, line: &str) {
-        self.send(format!("{line}\r").as_bytes());
+        self.press(format!("{line}\r").as_bytes());
+    }
+
+    /// Types a line of a chunk that is not complete yet (the editor reads on).
+    pub fn type_continued(&mut self, line: &str) {
+        self.write(format!("{line}\r").as_bytes());
     }
 
     pub fn wait_for(&mut self, needle: &str) {
