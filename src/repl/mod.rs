@@ -30,7 +30,7 @@ use crate::watch::Watcher;
 
 use commands::KEYWORDS;
 pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_command};
-pub use editor::{PROMPT, strip_continuation};
+pub use editor::strip_continuation;
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
