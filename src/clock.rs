@@ -165,6 +165,12 @@ impl Clock {
         Ok(())
     }
 
+    /// Drops the rest of a planned step that will not run (an interrupted step): the clock
+    /// then stands exactly at the last frame that ran, and the next step starts from there.
+    pub fn stop_at_current_frame(&mut self) {
+        self.elapsed = self.time();
+    }
+
     /// Marks `frame` as the frame now running; `elapsed` never falls behind it.
     pub fn enter(&mut self, frame: i64) {
         debug_assert_eq!(frame, self.frame + 1, "frames run in order");
@@ -242,6 +248,16 @@ mod tests {
         clock.set_paused(true);
         let frames = clock.plan_step(1.0).unwrap();
         assert_eq!(run(&mut clock, frames), 0);
+    }
+
+    #[test]
+    fn a_stopped_step_leaves_no_frames_owed() {
+        let mut clock = Clock::default();
+        let frames = clock.plan_step(1.0).unwrap();
+        run(&mut clock, *frames.start()..=10);
+        clock.stop_at_current_frame();
+        assert!(clock.plan_step(0.0).unwrap().is_empty(), "nothing left to catch up");
+        assert_eq!(clock.frame(), 10);
     }
 
     #[test]

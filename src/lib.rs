@@ -1,8 +1,9 @@
 //! blendlab: an animation sandbox that shows the exact weights, local times and event order a
 //! real engine (Unity Timeline / Playables / Animator, Godot AnimationTree) would produce.
 //!
-//! The core (`time`, `clock`, `config`, `compile`, `blend`, `graph`, `event`, `session`) is
-//! pure and deterministic; the front ends (`script`, `report`, the binary) depend on it.
+//! The core (`time`, `clock`, `config`, `compile`, `blend`, `graph`, `event`, `session`,
+//! `reload`) is pure and deterministic; the front ends (`script`, `report`, `repl`, `watch`,
+//! the binary) depend on it.
 //! See ARCHITECTURE.md for the map.
 
 pub mod blend;
@@ -11,9 +12,12 @@ pub mod compile;
 pub mod config;
 pub mod event;
 pub mod graph;
+pub mod reload;
+pub mod repl;
 pub mod report;
 pub mod script;
 pub mod session;
 pub mod time;
 pub mod timeline;
 pub mod transition;
+pub mod watch;

@@ -1,12 +1,14 @@
-//! The `blendlab` command: `run` a Lua script headless, `check` config files, or (bare) read
-//! Lua from standard input line by line.
+//! The `blendlab` command: `run` a Lua script headless, `check` config files, or (bare) the
+//! REPL — a prompt on a terminal, plain lines of Lua from standard input otherwise.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use blendlab::compile::compile;
 use blendlab::config::SourceFile;
+use blendlab::repl;
 use blendlab::report::Style;
 use blendlab::script::{Host, Output};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -22,9 +24,12 @@ struct Cli {
     /// When to colour output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     color: ColorChoice,
+    /// Print timings (start → prompt, save → live) on standard error.
+    #[arg(long, hide = true, global = true)]
+    measure: bool,
     #[command(subcommand)]
     command: Option<Command>,
-    /// TOML configs and Lua scripts to load before reading Lua from standard input.
+    /// TOML configs and Lua scripts to load before the prompt.
     files: Vec<PathBuf>,
 }
 
@@ -39,6 +44,9 @@ enum ColorChoice {
 enum Command {
     /// Run a Lua script headless; exit 1 if it raises an error or an expectation fails.
     Run {
+        /// After the script, keep the session and hot-reload its configs when they change.
+        #[arg(long)]
+        watch: bool,
         script: PathBuf,
         /// Passed to the script as `arg[1..]` and `...`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -75,12 +83,25 @@ fn host(choice: ColorChoice) -> Result<Host, String> {
 }
 
 fn main() -> ExitCode {
+    let started = Instant::now();
     let cli = Cli::parse();
     let err_style = style(cli.color, std::io::stderr().is_terminal());
+    let options = |files: Vec<PathBuf>| repl::Options {
+        files,
+        style: style(cli.color, std::io::stdout().is_terminal()),
+        err_style,
+        terminal: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
+        history: history_file(),
+        measure: cli.measure,
+        started,
+    };
     let result = match cli.command {
-        Some(Command::Run { script, args }) => run(cli.color, &script, &args),
+        Some(Command::Run { watch: true, script, args }) => {
+            repl::watch_after_script(options(Vec::new()), &script, &args)
+        }
+        Some(Command::Run { watch: false, script, args }) => run(cli.color, &script, &args),
         Some(Command::Check { files }) => return check(err_style, &files),
-        None => interactive(cli.color, &cli.files),
+        None => repl::run(options(cli.files.clone())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -129,22 +150,10 @@ fn check(style: Style, files: &[PathBuf]) -> ExitCode {
     if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// Bare `blendlab`: load the given files, then run Lua from standard input line by line.
-fn interactive(color: ColorChoice, files: &[PathBuf]) -> Result<(), String> {
-    let host = host(color)?;
-    for file in files {
-        if file.extension().is_some_and(|e| e == "lua") {
-            host.run_file(file, &[]).map_err(|e| e.message)?;
-        } else {
-            host.load_config(file).map_err(|e| e.message)?;
-        }
-    }
-    let err_style = style(color, std::io::stderr().is_terminal());
-    for line in std::io::stdin().lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
-        if let Err(e) = host.exec(&line, "stdin") {
-            eprintln!("{}", error_line(err_style, &e.message));
-        }
-    }
-    Ok(())
+/// Where the REPL keeps history: `$BLENDLAB_HISTORY`, else `~/.blendlab_history`.
+fn history_file() -> Option<PathBuf> {
+    let explicit = std::env::var_os("BLENDLAB_HISTORY").filter(|v| !v.is_empty()).map(PathBuf::from);
+    explicit.or_else(|| {
+        std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".blendlab_history"))
+    })
 }

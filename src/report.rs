@@ -11,6 +11,7 @@ use owo_colors::OwoColorize;
 
 use crate::event::{Event, FieldValue};
 use crate::graph::{Source, TimelineSlot, TransitionSet};
+use crate::reload::ActorChange;
 use crate::session::{ActorId, Session};
 use crate::timeline::playback::Playback;
 
@@ -157,7 +158,7 @@ pub fn event_line(event: &Event, style: Style) -> String {
     if let Some(actor) = &event.actor {
         let _ = write!(line, " {actor}:");
     }
-    let _ = write!(line, " {}", style.paint(event.kind.name(), |t| t.yellow().to_string()));
+    let _ = write!(line, " {}", style.paint(event.kind.name(), kind_paint(event.kind.name())));
     for (key, value) in event.kind.fields() {
         match value {
             FieldValue::Text(text) => write!(line, " {key}={text}"),
@@ -267,6 +268,74 @@ fn timeline_view(out: &mut String, snapshot: &crate::compile::Snapshot, playback
             }
         }
     }
+}
+
+/// The colour of an event kind, by family: reloads and lifecycle starts green, failures and
+/// rejections red, ends blue, signals and commands magenta, warnings yellow, the rest cyan.
+fn kind_paint(kind: &str) -> fn(&str) -> String {
+    match kind {
+        "reload_applied" | "clip_begin" | "clip_enable" | "transition_begin" | "transition_committed" => {
+            |t| t.green().to_string()
+        }
+        "reload_failed" | "stale_completion_rejected" | "duplicate_completion_rejected" | "timeline_missing" => {
+            |t| t.red().bold().to_string()
+        }
+        "clip_finish"
+        | "clip_disable"
+        | "clip_interrupt"
+        | "task_dispose"
+        | "timeline_complete"
+        | "timeline_interrupted" => |t| t.blue().to_string(),
+        "signal" | "command" | "movement_locked" | "movement_unlocked" => |t| t.magenta().to_string(),
+        "warning" => |t| t.yellow().bold().to_string(),
+        _ => |t| t.cyan().to_string(),
+    }
+}
+
+/// A weight as a reload report cell: fixed decimals, or `—` where the leaf does not exist.
+fn cell(weight: Option<f64>) -> String {
+    weight.map_or_else(|| "—".to_string(), fixed)
+}
+
+/// The body of a reload report: per actor, what was removed or reset (everything else carried
+/// over by name), then each leaf's weight before and after the reload at the current frame.
+pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
+    let mut out = String::new();
+    if changes.is_empty() {
+        out.push_str("  no actors yet\n");
+    }
+    for change in changes {
+        let _ =
+            writeln!(out, "{}", style.paint(&format!("{} ({})", change.name, change.spec), |t| t.bold().to_string()));
+        let mut removed: Vec<String> = change.removed_params.iter().map(|p| format!("parameter {p}")).collect();
+        removed.extend(change.removed_leaves.iter().map(|l| format!("leaf {l}")));
+        let mut reset: Vec<String> =
+            change.reset_params.iter().map(|(p, v)| format!("parameter {p} = {} (default)", fixed(*v))).collect();
+        reset.extend(change.reset_leaves.iter().map(|l| format!("leaf {l} at time 0")));
+        reset.extend(
+            change
+                .clamped_leaves
+                .iter()
+                .map(|(l, from, to)| format!("leaf {l} time {} → {}", fixed(*from), fixed(*to))),
+        );
+        if change.kept_everything() {
+            out.push_str("  kept: every parameter and local time\n");
+        }
+        for (label, list) in [("removed", removed), ("reset", reset)] {
+            if !list.is_empty() {
+                let _ = writeln!(out, "  {}: {}", style.paint(label, |t| t.yellow().to_string()), list.join(", "));
+            }
+        }
+        let width = change.weights.iter().map(|r| r.leaf.chars().count()).chain([4]).max().unwrap_or(4) + 2;
+        let header = format!("  {:width$}{:>10} {:>10}", "leaf", "before", "after");
+        let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
+        for row in &change.weights {
+            let line = format!("  {:width$}{:>10} {:>10}", row.leaf, cell(row.before), cell(row.after));
+            let bar = style.paint(&bar(row.after.unwrap_or(0.0)), |t| t.cyan().to_string());
+            let _ = writeln!(out, "{}", format!("{line}  {bar}").trim_end());
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -53,8 +53,7 @@ pub struct ParsedFile {
 }
 
 /// The top-level tables this version understands.
-pub const SECTIONS: &[&str] =
-    &["clips", "parameters", "blend_trees", "timelines", "graphs", "audio", "hit_profiles", "inputs"];
+pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees", "timelines", "graphs", "audio", "hit_profiles"];
 
 /// Parses and locally validates one file. Entries of the wrong TOML shape are left out and
 /// reported; the others are returned (flagged when invalid) so later checks still run on

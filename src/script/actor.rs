@@ -26,7 +26,7 @@ pub(crate) enum Handle {
 }
 
 impl Handle {
-    fn kind(self) -> &'static str {
+    pub(crate) fn kind(self) -> &'static str {
         match self {
             Handle::Actor(_) => "actor",
             Handle::Playback(_) => "playback",

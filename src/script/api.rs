@@ -1,13 +1,15 @@
 //! The global table `bl`: loading, spawning, inputs, the clock, events and expectations.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 use mlua::{Function, Lua, Table, Value, Variadic};
 
 use super::actor::Handle;
-use super::{Shared, load_config};
+use super::{Listener, Shared, load_config};
 use crate::config::suggestion;
-use crate::event::{Event, EventFilter, FieldValue, KIND_NAMES};
+use crate::event::{Event, EventFilter, FieldValue};
+use crate::report::event_line;
 use crate::session::ActorSpec;
 
 /// Chunk name of the prelude; its frames are skipped when locating errors.
@@ -15,7 +17,7 @@ const PRELUDE_NAME: &str = "=[bl]";
 
 /// The innermost stack frame of user Lua code: (source, current line).
 fn user_frame(lua: &Lua) -> Option<(String, usize)> {
-    (1..64).find_map(|level| {
+    (0..64).find_map(|level| {
         lua.inspect_stack(level, |frame| {
             let source = frame.source();
             let name = source.source.as_deref().unwrap_or("");
@@ -68,6 +70,9 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         "spawn",
         lua.create_function(move |lua, (name, spec): (String, Table)| {
             let spec = actor_spec(lua, &spec)?;
+            if let Some(id) = respawn(&s, &name, &spec) {
+                return Ok(Handle::Actor(id));
+            }
             let id = s.borrow_mut().session.spawn(&name, spec).map_err(|e| located(lua, format!("bl.spawn: {e}")))?;
             Ok(Handle::Actor(id))
         })?,
@@ -180,7 +185,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         "on",
         lua.create_function(move |lua, (kind, callback): (String, Function)| {
             check_kind(lua, &kind)?;
-            s.borrow_mut().listeners.push((kind, callback));
+            let origin = user_frame(lua).map(|(source, _)| source);
+            s.borrow_mut().listeners.push(Listener { kind, function: callback, origin });
             Ok(())
         })?,
     )?;
@@ -277,11 +283,7 @@ fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
 }
 
 fn check_kind(lua: &Lua, kind: &str) -> mlua::Result<()> {
-    if KIND_NAMES.contains(&kind) {
-        return Ok(());
-    }
-    let hint = suggestion(kind, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
-    Err(located(lua, format!("unknown event kind `{kind}`{hint}")))
+    super::check_kind(kind).map_err(|message| located(lua, message))
 }
 
 fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {
@@ -310,39 +312,62 @@ fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
     Ok(table)
 }
 
-/// Runs planned frames: scheduled callbacks first in each frame, then the rest of the frame,
-/// then listeners for the new events. A failing callback still lets its frame finish, so
-/// the session stays at a frame boundary.
-fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
-    for frame in frames {
-        let due = state.borrow_mut().session.begin_frame(frame);
-        let mut failure = None;
-        for id in due {
-            let callback = state.borrow_mut().callbacks.remove(&id);
-            if let (Some(callback), None) = (callback, &failure) {
-                failure = callback.call::<()>(()).err();
-            }
-        }
-        state.borrow_mut().session.finish_frame();
-        if let Some(error) = failure {
-            return Err(error);
-        }
-        dispatch(lua, state)?;
-    }
-    Ok(())
+/// During `:reload`'s re-run of a file, `bl.spawn` of an actor that already exists with the
+/// same spec returns it, so re-running a setup script keeps the actors it made.
+fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
+    let host = state.borrow();
+    host.rerunning.as_ref()?;
+    host.session.find_actor(name).ok().filter(|&id| host.session.actor(id).spec == *spec)
 }
 
-/// Hands events not yet seen to the `bl.on` listeners, in log order.
-fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
+/// Runs planned frames. An interrupt (Ctrl-C) stops between frames, or inside a callback
+/// whose frame still finishes; either way the clock then stands at the last frame that ran.
+fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
+    let result = frames.into_iter().try_for_each(|frame| run_frame(lua, state, frame));
+    if result.is_err() && state.borrow().interrupt.load(Ordering::Relaxed) {
+        state.borrow_mut().session.clock_mut().stop_at_current_frame();
+    }
+    result
+}
+
+/// One frame: scheduled callbacks first, then the rest of the frame, then listeners for the
+/// new events. A failing callback still lets its frame finish, so the session stays at a
+/// frame boundary.
+fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
+    if state.borrow().interrupt.load(Ordering::Relaxed) {
+        return Err(located(lua, format!("interrupted after frame {}", frame - 1)));
+    }
+    let due = state.borrow_mut().session.begin_frame(frame);
+    let mut failure = None;
+    for id in due {
+        let callback = state.borrow_mut().callbacks.remove(&id);
+        if let (Some(callback), None) = (callback, &failure) {
+            failure = callback.call::<()>(()).err();
+        }
+    }
+    state.borrow_mut().session.finish_frame();
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    dispatch(lua, state)
+}
+
+/// Hands events not yet seen to the `bl.on` listeners, in log order, and prints those of a
+/// live kind.
+pub(crate) fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     loop {
         let next = {
-            let host = state.borrow();
-            let Some(event) = host.session.events().get(host.dispatched) else { return Ok(()) };
+            let mut host = state.borrow_mut();
+            let Some(event) = host.session.events().get(host.dispatched).cloned() else { return Ok(()) };
+            host.dispatched += 1;
+            if host.live.contains(event.kind.name()) {
+                let line = event_line(&event, host.output.style);
+                writeln!(host.output.out, "{line}").map_err(mlua::Error::external)?;
+            }
             let listeners: Vec<Function> =
-                host.listeners.iter().filter(|(k, _)| k == event.kind.name()).map(|(_, f)| f.clone()).collect();
-            (event.clone(), listeners)
+                host.listeners.iter().filter(|l| l.kind == event.kind.name()).map(|l| l.function.clone()).collect();
+            (event, listeners)
         };
-        state.borrow_mut().dispatched += 1;
         let (event, listeners) = next;
         for listener in listeners {
             listener.call::<()>(event_table(lua, &event)?)?;

@@ -4,23 +4,34 @@
 //!
 //! The session lives in an `Rc<RefCell<…>>` shared by every binding. No borrow is held while
 //! Lua code runs, so callbacks (`bl.at`, `bl.on`) may call back into `bl`.
+//!
+//! Besides running scripts, a host serves the REPL: expression-first evaluation with one
+//! pretty-printer, Ctrl-C interrupts, live event lines, hot reloads with a report of what
+//! changed, and the names that completion offers.
 
 mod actor;
 mod api;
+mod pretty;
 mod sweep;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use mlua::{Function, Lua};
+use mlua::{Function, HookTriggers, IntoLuaMulti, Lua, MultiValue, Table, Value, VmState};
 
 use crate::compile::compile;
 use crate::config::{Diagnostic, SourceFile};
-use crate::report::Style;
+use crate::event::KIND_NAMES;
+use crate::reload;
+use crate::report::{Style, reload_report};
 use crate::session::Session;
+
+pub use pretty::pretty;
 
 /// Where a host writes: `print` output, and diagnostics/warnings.
 pub struct Output {
@@ -38,10 +49,63 @@ pub(crate) struct HostState {
     /// `bl.at` callbacks by id.
     callbacks: BTreeMap<u64, Function>,
     next_callback: u64,
-    /// `bl.on` listeners: (event kind, function), in registration order.
-    listeners: Vec<(String, Function)>,
-    /// Events already handed to listeners.
+    /// `bl.on` listeners in registration order.
+    listeners: Vec<Listener>,
+    /// Events already handed to listeners (and printed, when live).
     dispatched: usize,
+    /// Set by Ctrl-C on another thread; the Lua hook and the frame loop stop when they see it.
+    interrupt: Arc<AtomicBool>,
+    /// Event kinds printed as they happen (the REPL's live output); none for `run`.
+    live: BTreeSet<String>,
+    /// Lua files run with [`Host::run_file`] and the text they ran, for `:reload`.
+    scripts: Vec<SourceFile>,
+    /// The chunk name (`@path`) of the Lua file `:reload` is re-running, if any.
+    rerunning: Option<String>,
+    /// Whether the last library build failed, so that restoring the old text still rebuilds.
+    last_build_failed: bool,
+}
+
+/// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
+pub(crate) struct Listener {
+    kind: String,
+    function: Function,
+    origin: Option<String>,
+}
+
+/// Lua instructions between two looks at the interrupt flag: small enough that Ctrl-C stops
+/// `while true do end` at once, large enough to cost nothing measurable.
+const INTERRUPT_CHECK_INTERVAL: u32 = 1000;
+
+/// Chunk name of REPL input, so errors read `stdin:1: …` as in the standalone `lua`.
+const REPL_CHUNK: &str = "=stdin";
+
+/// What a hot reload of config files did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reload {
+    /// The files read the same as the live library: nothing to do.
+    Unchanged,
+    /// A new library is live; the report says what each actor kept, lost and now weighs.
+    Applied { report: String },
+    /// The live library did not change; every diagnostic, rendered.
+    Failed { diagnostics: String },
+}
+
+/// An event kind name of the contract, or an error with a did-you-mean.
+pub fn check_kind(kind: &str) -> Result<(), String> {
+    if KIND_NAMES.contains(&kind) {
+        return Ok(());
+    }
+    let hint = crate::config::suggestion(kind, KIND_NAMES.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
+    Err(format!("unknown event kind `{kind}`{hint}"))
+}
+
+/// Whether `code` is a Lua chunk cut short (an open `function`, table or string), so a REPL
+/// should read more lines: the standalone `lua` rule, where `return code` must not compile
+/// and `code` must fail only by reaching the end of input.
+pub fn is_incomplete(lua: &Lua, code: &str) -> bool {
+    let compiles = |text: &str| lua.load(text).into_function();
+    compiles(&format!("return {code}")).is_err()
+        && matches!(compiles(code), Err(mlua::Error::SyntaxError { incomplete_input: true, .. }))
 }
 
 type Shared = Rc<RefCell<HostState>>;
@@ -50,7 +114,24 @@ type Shared = Rc<RefCell<HostState>>;
 pub struct Host {
     lua: Lua,
     state: Shared,
+    /// Calls a REPL chunk, turning an error object without a message (`error({})`) into the
+    /// words the standalone `lua` prints instead of an address.
+    protect: Function,
 }
+
+const PROTECT: &str = r#"
+local chunk = ...
+local function message(e)
+  local mt = getmetatable(e)
+  if type(e) == "table" and not (mt and mt.__tostring) then
+    return "(error object is a table value)"
+  end
+  return e
+end
+local results = table.pack(xpcall(chunk, message))
+if results[1] then return table.unpack(results, 2, results.n) end
+error(results[2], 0)
+"#;
 
 /// A script that failed: the message, already located as `file:line: …` where Lua knows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -93,9 +174,15 @@ impl Host {
             next_callback: 0,
             listeners: Vec::new(),
             dispatched: 0,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            live: BTreeSet::new(),
+            scripts: Vec::new(),
+            rerunning: None,
+            last_build_failed: false,
         }));
         api::install(&lua, &state)?;
-        Ok(Host { lua, state })
+        let protect = lua.load(PROTECT).set_name("=[bl]").into_function()?;
+        Ok(Host { lua, state, protect })
     }
 
     /// Runs a script file as `blendlab run` does: `arg[0]` is the path, `arg[1..]` and `...`
@@ -109,9 +196,208 @@ impl Host {
             arg.set(i + 1, a.as_str())?;
         }
         self.lua.globals().set("arg", arg)?;
-        let chunk = self.lua.load(source).set_name(format!("@{}", path.display()));
+        let name = path.display().to_string();
+        let mut host = self.state.borrow_mut();
+        match host.scripts.iter_mut().find(|s| s.path == name) {
+            Some(script) => script.text = source.clone(),
+            None => host.scripts.push(SourceFile { path: name.clone(), text: source.clone() }),
+        }
+        drop(host);
+        let chunk = self.lua.load(source).set_name(format!("@{name}"));
         chunk.call::<()>(mlua::Variadic::from_iter(args.iter().cloned()))?;
         Ok(())
+    }
+
+    /// Evaluates REPL input as the standalone `lua` does: as an expression (`return …`) when
+    /// that compiles, else as statements. Returns each result pretty-printed.
+    pub fn eval(&self, code: &str) -> Result<Vec<String>, ScriptError> {
+        // `(function(...) return ... end)(code)` rather than `return code`: the same values,
+        // but calls in `code` are not tail calls, so errors they raise name `stdin:LINE`.
+        let expression = format!("return (function(...) return ... end)({code}\n)");
+        let chunk = match self.lua.load(expression).set_name(REPL_CHUNK).into_function() {
+            Ok(expression) => expression,
+            Err(_) => self.lua.load(code).set_name(REPL_CHUNK).into_function()?,
+        };
+        let values: MultiValue = self.protect.call(chunk)?;
+        Ok(values.iter().map(pretty).collect::<mlua::Result<_>>()?)
+    }
+
+    /// [`is_incomplete`] with this host's Lua state.
+    pub fn is_incomplete(&self, code: &str) -> bool {
+        is_incomplete(&self.lua, code)
+    }
+
+    /// Calls `bl.NAME(args…)` as a script would (the REPL's `:step`, `:frames`).
+    pub fn call_bl(&self, name: &str, args: impl IntoLuaMulti) -> Result<(), ScriptError> {
+        let bl: Table = self.lua.globals().get("bl")?;
+        bl.get::<Function>(name)?.call::<()>(args)?;
+        Ok(())
+    }
+
+    /// Makes Ctrl-C possible: returns the flag that, once set (from any thread), stops running
+    /// Lua at its next instruction check and a step at its next frame boundary. Whoever sets
+    /// it clears it before the next chunk.
+    pub fn enable_interrupts(&self) -> Result<Arc<AtomicBool>, ScriptError> {
+        let flag = self.state.borrow().interrupt.clone();
+        let seen = flag.clone();
+        self.lua.set_global_hook(
+            HookTriggers::new().every_nth_instruction(INTERRUPT_CHECK_INTERVAL),
+            move |lua, _| {
+                if seen.load(Ordering::Relaxed) { Err(api::located(lua, "interrupted")) } else { Ok(VmState::Continue) }
+            },
+        )?;
+        Ok(flag)
+    }
+
+    /// Prints events of `kind` as they happen (`on`) or stops (`off`).
+    pub fn set_live(&self, kind: &str, on: bool) -> Result<(), String> {
+        check_kind(kind)?;
+        let mut host = self.state.borrow_mut();
+        if on {
+            host.live.insert(kind.into())
+        } else {
+            host.live.remove(kind)
+        };
+        Ok(())
+    }
+
+    /// The event kinds printed as they happen, sorted.
+    pub fn live_kinds(&self) -> Vec<String> {
+        self.state.borrow().live.iter().cloned().collect()
+    }
+
+    /// Hands events logged since the last look to listeners and the live printer (a REPL
+    /// calls it after every input, so a failed `bl.load` shows its `reload_failed` at once).
+    pub fn flush_events(&self) -> Result<(), ScriptError> {
+        Ok(api::dispatch(&self.lua, &self.state)?)
+    }
+
+    /// How this host colours what it prints.
+    pub fn style(&self) -> Style {
+        self.state.borrow().output.style
+    }
+
+    /// Every file a hot reload should follow: loaded configs, then Lua files run.
+    pub fn watched_files(&self) -> Vec<String> {
+        let host = self.state.borrow();
+        host.sources.iter().chain(&host.scripts).map(|s| s.path.clone()).collect()
+    }
+
+    /// Whether `path` is a Lua file this host ran (re-run by `:reload`, not by a save).
+    pub fn is_script(&self, path: &str) -> bool {
+        self.state.borrow().scripts.iter().any(|s| s.path == path)
+    }
+
+    /// Re-reads loaded config files and rebuilds the library: on success every actor moves
+    /// onto it by name and the report lists what was removed or reset, with each leaf's weight
+    /// before and after at the current frame; on failure nothing changes. A deleted file
+    /// fails the reload until it is back.
+    pub fn reload_configs(&self, paths: &[String]) -> Reload {
+        let mut updates = Vec::new();
+        let mut unreadable = Vec::new();
+        for path in paths {
+            match std::fs::read_to_string(path) {
+                Ok(text) => updates.push(SourceFile { path: path.clone(), text }),
+                Err(e) => unreadable.push(format!("{path}: error: cannot read file: {e}\n")),
+            }
+        }
+        let mut host = self.state.borrow_mut();
+        if !unreadable.is_empty() {
+            host.session.reload_failed(unreadable.len());
+            host.last_build_failed = true;
+            return Reload::Failed { diagnostics: unreadable.concat() };
+        }
+        let same = |u: &SourceFile| host.sources.iter().any(|s| s.path == u.path && s.text == u.text);
+        if !host.last_build_failed && updates.iter().all(same) {
+            return Reload::Unchanged;
+        }
+        let before = reload::capture(&host.session);
+        drop(host);
+        if let Err(diagnostics) = rebuild(&self.state, updates) {
+            return Reload::Failed { diagnostics };
+        }
+        let host = self.state.borrow();
+        let changes = reload::diff(&before, &reload::capture(&host.session));
+        Reload::Applied { report: reload_report(&changes, host.output.style) }
+    }
+
+    /// `:reload` for Lua: re-runs every file run earlier whose text changed on disk, in the
+    /// order they first ran, in the same globals. While a file re-runs, its `bl.spawn` of an
+    /// actor that already exists with the same spec returns that actor, and the listeners its
+    /// previous run registered are replaced. Returns (path, outcome) per file re-run.
+    pub fn rerun_changed_scripts(&self) -> Vec<(String, Result<(), ScriptError>)> {
+        let scripts = self.state.borrow().scripts.clone();
+        let mut results = Vec::new();
+        for script in scripts {
+            let path = PathBuf::from(&script.path);
+            let outcome = match std::fs::read_to_string(&path) {
+                Ok(text) if text == script.text => continue,
+                Ok(_) => self.rerun(&script.path, &path),
+                Err(e) => Err(ScriptError { message: format!("cannot read {}: {e}", script.path) }),
+            };
+            results.push((script.path, outcome));
+        }
+        results
+    }
+
+    fn rerun(&self, name: &str, path: &Path) -> Result<(), ScriptError> {
+        let origin = format!("@{name}");
+        {
+            let mut host = self.state.borrow_mut();
+            host.listeners.retain(|l| l.origin.as_deref() != Some(origin.as_str()));
+            host.rerunning = Some(origin);
+        }
+        let outcome = self.run_file(path, &[]);
+        self.state.borrow_mut().rerunning = None;
+        outcome
+    }
+
+    /// Completion candidates after `a.b.` (`methods`: after `a:b:`): the string keys of the
+    /// value that path names among the globals, or an actor's methods. Nothing runs: only
+    /// raw table reads.
+    pub fn completions(&self, path: &[&str], methods: bool) -> Vec<String> {
+        let mut value = Value::Table(self.lua.globals());
+        for segment in path {
+            value = match value {
+                Value::Table(table) => table.raw_get(*segment).unwrap_or(Value::Nil),
+                _ => return Vec::new(),
+            };
+        }
+        let table = match value {
+            Value::Table(table) => table,
+            Value::UserData(data) => {
+                let Ok(kind) = data.borrow::<actor::Handle>().map(|h| h.kind()) else { return Vec::new() };
+                match self.lua.named_registry_value::<Table>(actor::METHODS_KEY).and_then(|t| t.get::<Table>(kind)) {
+                    Ok(table) => table,
+                    Err(_) => return Vec::new(),
+                }
+            }
+            _ => return Vec::new(),
+        };
+        let mut keys: Vec<String> = table
+            .pairs::<Value, Value>()
+            .filter_map(Result::ok)
+            .filter(|(_, v)| !methods || matches!(v, Value::Function(_)))
+            .filter_map(|(k, _)| match k {
+                Value::String(s) => Some(s.to_string_lossy()),
+                _ => None,
+            })
+            .filter(|k| !k.starts_with("__"))
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    /// Names a string argument may hold: actors, parameters, assets and event kinds, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let host = self.state.borrow();
+        let session = &host.session;
+        let snapshot = session.snapshot();
+        let mut names: BTreeSet<String> = session.actors().iter().map(|a| a.name.clone()).collect();
+        names.extend(snapshot.parameters.iter().map(|p| p.name.clone()));
+        names.extend(snapshot.assets.keys().cloned());
+        names.extend(KIND_NAMES.iter().map(|k| k.to_string()));
+        names.into_iter().collect()
     }
 
     /// Runs a chunk of Lua (a REPL line or `-e` text) named `name`.
@@ -152,14 +438,28 @@ fn normalize(path: &Path) -> PathBuf {
 fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
     let path = normalize(path).display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        state.borrow_mut().session.reload_failed(1);
+        let mut host = state.borrow_mut();
+        host.session.reload_failed(1);
+        host.last_build_failed = true;
         format!("{path}: error: cannot read file: {e}")
     })?;
+    rebuild(state, vec![SourceFile { path: path.clone(), text }])?;
+    let host = state.borrow();
+    Ok(host.session.snapshot().files.iter().find(|(p, _)| *p == path).map(|(_, n)| n.clone()).unwrap_or_default())
+}
+
+/// Rebuilds the library with `updates` (new texts of loaded files, or new files) and makes it
+/// live, moving every actor onto it. On any error the live library is unchanged, the failure
+/// is logged as `reload_failed`, and the message holds every diagnostic.
+fn rebuild(state: &Shared, updates: Vec<SourceFile>) -> Result<(), String> {
     let mut host = state.borrow_mut();
+    let label = updates.iter().map(|u| u.path.as_str()).collect::<Vec<_>>().join(", ");
     let mut sources = host.sources.clone();
-    match sources.iter_mut().find(|s| s.path == path) {
-        Some(existing) => existing.text = text,
-        None => sources.push(SourceFile { path: path.clone(), text }),
+    for update in updates {
+        match sources.iter_mut().find(|s| s.path == update.path) {
+            Some(existing) => existing.text = update.text,
+            None => sources.push(update),
+        }
     }
     let compiled = compile(&sources);
     let rendered = |d: &Diagnostic| {
@@ -169,9 +469,10 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
     let Some(snapshot) = compiled.snapshot else {
         let errors: Vec<String> = compiled.diagnostics.iter().filter(|d| d.is_error()).map(rendered).collect();
         host.session.reload_failed(errors.len());
+        host.last_build_failed = true;
         let count = errors.len();
         return Err(format!(
-            "{path}: {count} error{} in the library, nothing changed\n{}",
+            "{label}: {count} error{} in the library, nothing changed\n{}",
             if count == 1 { "" } else { "s" },
             errors.join("")
         ));
@@ -181,8 +482,8 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
         let _ = write!(host.output.err, "{text}");
         host.session.warn(warning.headline(sources.iter().find(|s| s.path == warning.file).map_or("", |s| &s.text)));
     }
-    let names = snapshot.files.iter().find(|(p, _)| *p == path).map(|(_, n)| n.clone()).unwrap_or_default();
     host.sources = sources;
+    host.last_build_failed = false;
     host.session.apply_snapshot(snapshot);
-    Ok(names)
+    Ok(())
 }

@@ -1,0 +1,195 @@
+//! What a reload did to each actor, so a person can trust a hot reload: the parameters and
+//! leaves it removed or reset, and every leaf's weight before and after, at the current
+//! frame. A front end captures the session with [`capture`] before and after
+//! [`Session::apply_snapshot`](crate::session::Session::apply_snapshot) and hands both to
+//! [`diff`]; nothing here changes the session.
+
+use crate::session::Session;
+
+/// A leaf as a reload report shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafView {
+    pub name: String,
+    /// Effective weight in the first channel.
+    pub weight: f64,
+    /// Local time in seconds.
+    pub time: f64,
+}
+
+/// One actor's state at a moment, by stable names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorView {
+    pub name: String,
+    pub spec: String,
+    /// Every parameter of the library: (name, raw value).
+    pub params: Vec<(String, f64)>,
+    pub leaves: Vec<LeafView>,
+    /// The default pose's share of the first channel.
+    pub default_share: f64,
+}
+
+/// Every actor of `session`, in spawn order.
+pub fn capture(session: &Session) -> Vec<ActorView> {
+    let snapshot = session.snapshot();
+    session
+        .actors()
+        .iter()
+        .map(|actor| {
+            let graph = actor.graph();
+            ActorView {
+                name: actor.name.clone(),
+                spec: actor.spec.describe(),
+                params: snapshot.parameters.iter().zip(actor.params()).map(|(p, s)| (p.name.clone(), s.raw)).collect(),
+                leaves: graph
+                    .leaves()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, leaf)| LeafView {
+                        name: leaf.name.clone(),
+                        weight: graph.weights(0)[i],
+                        time: graph.local_time(i),
+                    })
+                    .collect(),
+                default_share: graph.default_share(0),
+            }
+        })
+        .collect()
+}
+
+/// A leaf's weight on both sides of a reload; `None` where the leaf does not exist.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightRow {
+    pub leaf: String,
+    pub before: Option<f64>,
+    pub after: Option<f64>,
+}
+
+/// What a reload changed for one actor. Everything not listed carried over by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorChange {
+    pub name: String,
+    pub spec: String,
+    /// Parameters that no longer exist (their values are gone).
+    pub removed_params: Vec<String>,
+    /// New parameters, starting at their default: (name, value).
+    pub reset_params: Vec<(String, f64)>,
+    /// Leaves that no longer exist.
+    pub removed_leaves: Vec<String>,
+    /// New leaves, starting at local time 0.
+    pub reset_leaves: Vec<String>,
+    /// Leaves whose local time moved back because their clip got shorter: (name, before, after).
+    pub clamped_leaves: Vec<(String, f64, f64)>,
+    /// Rows in the new graph's order, then removed leaves, then `<default>` if either side has
+    /// a default share.
+    pub weights: Vec<WeightRow>,
+}
+
+impl ActorChange {
+    /// Whether nothing was removed or reset.
+    pub fn kept_everything(&self) -> bool {
+        self.removed_params.is_empty()
+            && self.reset_params.is_empty()
+            && self.removed_leaves.is_empty()
+            && self.reset_leaves.is_empty()
+            && self.clamped_leaves.is_empty()
+    }
+}
+
+/// Share of the default pose under which a report leaves out the `<default>` row.
+const DEFAULT_EPSILON: f64 = 1e-12;
+
+/// What changed for every actor present on both sides (actors are never added or removed by
+/// a reload), in spawn order.
+pub fn diff(before: &[ActorView], after: &[ActorView]) -> Vec<ActorChange> {
+    after.iter().filter_map(|new| before.iter().find(|old| old.name == new.name).map(|old| change(old, new))).collect()
+}
+
+fn change(old: &ActorView, new: &ActorView) -> ActorChange {
+    let has_param = |view: &ActorView, name: &str| view.params.iter().any(|(n, _)| n == name);
+    let old_leaf = |name: &str| old.leaves.iter().find(|l| l.name == name);
+    let mut weights: Vec<WeightRow> = new
+        .leaves
+        .iter()
+        .map(|l| WeightRow { leaf: l.name.clone(), before: old_leaf(&l.name).map(|o| o.weight), after: Some(l.weight) })
+        .collect();
+    let removed_leaves: Vec<String> =
+        old.leaves.iter().filter(|l| !new.leaves.iter().any(|n| n.name == l.name)).map(|l| l.name.clone()).collect();
+    for leaf in &removed_leaves {
+        weights.push(WeightRow { leaf: leaf.clone(), before: old_leaf(leaf).map(|l| l.weight), after: None });
+    }
+    if old.default_share > DEFAULT_EPSILON || new.default_share > DEFAULT_EPSILON {
+        weights.push(WeightRow {
+            leaf: "<default>".into(),
+            before: Some(old.default_share),
+            after: Some(new.default_share),
+        });
+    }
+    ActorChange {
+        name: new.name.clone(),
+        spec: new.spec.clone(),
+        removed_params: old.params.iter().filter(|(n, _)| !has_param(new, n)).map(|(n, _)| n.clone()).collect(),
+        reset_params: new.params.iter().filter(|(n, _)| !has_param(old, n)).cloned().collect(),
+        reset_leaves: new.leaves.iter().filter(|l| old_leaf(&l.name).is_none()).map(|l| l.name.clone()).collect(),
+        clamped_leaves: new
+            .leaves
+            .iter()
+            .filter_map(|l| old_leaf(&l.name).filter(|o| l.time < o.time).map(|o| (l.name.clone(), o.time, l.time)))
+            .collect(),
+        removed_leaves,
+        weights,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(name: &str, weight: f64, time: f64) -> LeafView {
+        LeafView { name: name.into(), weight, time }
+    }
+
+    fn view(params: &[&str], leaves: Vec<LeafView>, default_share: f64) -> ActorView {
+        ActorView {
+            name: "hero".into(),
+            spec: "blend_tree locomotion".into(),
+            params: params.iter().map(|p| (p.to_string(), 0.5)).collect(),
+            leaves,
+            default_share,
+        }
+    }
+
+    #[test]
+    fn lists_removed_reset_and_clamped_by_name() {
+        let before = view(&["speed", "old"], vec![leaf("idle", 0.5, 1.5), leaf("jog", 0.5, 0.2)], 0.0);
+        let after = view(&["speed", "lean"], vec![leaf("idle", 0.25, 1.0), leaf("sprint", 0.75, 0.0)], 0.0);
+        let changes = diff(&[before], &[after]);
+        let change = &changes[0];
+        assert_eq!(change.removed_params, ["old"]);
+        assert_eq!(change.reset_params, [("lean".to_string(), 0.5)]);
+        assert_eq!(change.removed_leaves, ["jog"]);
+        assert_eq!(change.reset_leaves, ["sprint"]);
+        assert_eq!(change.clamped_leaves, [("idle".to_string(), 1.5, 1.0)]);
+        let rows: Vec<(&str, Option<f64>, Option<f64>)> =
+            change.weights.iter().map(|r| (r.leaf.as_str(), r.before, r.after)).collect();
+        assert_eq!(rows, [("idle", Some(0.5), Some(0.25)), ("sprint", None, Some(0.75)), ("jog", Some(0.5), None)]);
+        assert!(!change.kept_everything());
+    }
+
+    #[test]
+    fn an_identical_reload_keeps_everything() {
+        let same = view(&["speed"], vec![leaf("idle", 1.0, 0.3)], 0.0);
+        let same = std::slice::from_ref(&same);
+        let change = &diff(same, same)[0];
+        assert!(change.kept_everything());
+        assert_eq!(change.weights.len(), 1, "no <default> row without a default share");
+    }
+
+    #[test]
+    fn a_default_share_on_either_side_gets_a_row() {
+        let before = view(&[], vec![leaf("a", 1.0, 0.0)], 0.0);
+        let after = view(&[], vec![leaf("a", 0.0, 0.0)], 1.0);
+        let change = &diff(&[before], &[after])[0];
+        let last = change.weights.last().unwrap();
+        assert_eq!((last.leaf.as_str(), last.before, last.after), ("<default>", Some(0.0), Some(1.0)));
+    }
+}

@@ -1,0 +1,203 @@
+//! The REPL's words: `:commands` (sugar over the Lua API, each with one line of help) and
+//! where Tab completion applies in a line. Pure text in, values out, so both are unit-tested.
+
+use crate::config::suggestion;
+
+/// One of the REPL's `:commands`: sugar over the Lua API.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Step(f64),
+    Frames(f64),
+    Weights(Option<String>),
+    Events(Vec<String>),
+    Graph(String),
+    /// `:watch` lists the live kinds; `:watch kind on|off` (or `all`) switches.
+    Watch(Option<(String, bool)>),
+    Reload,
+    Help,
+    Quit,
+}
+
+/// Every command: name, arguments, one line of help.
+pub const COMMANDS: &[(&str, &str, &str)] = &[
+    (":step", "S", "advance the clock S seconds, over whole logic frames (bl.step)"),
+    (":frames", "N", "run exactly N logic frames (bl.frames)"),
+    (":weights", "[actor]", "weight tables with bars: one actor, or every actor"),
+    (":events", "[kind…]", "the event log, or only events of the given kinds"),
+    (":graph", "actor", "the actor's graph (for now its weight table: the graph view comes later)"),
+    (":watch", "[kind|all on|off]", "print events of a kind as they happen, or list the live kinds"),
+    (":reload", "", "re-read every loaded config now and re-run the Lua files that changed"),
+    (":help", "", "this list"),
+    (":quit", "", "leave (also Ctrl-D, or Ctrl-C twice on an empty line)"),
+];
+
+/// Parses a `:command` line.
+pub fn parse_command(line: &str) -> Result<Command, String> {
+    let mut words = line.split_whitespace();
+    let name = words.next().unwrap_or(":");
+    let args: Vec<&str> = words.collect();
+    let number = |what: &str| -> Result<f64, String> {
+        match args.as_slice() {
+            [n] => n.parse::<f64>().map_err(|_| format!("{name}: `{n}` is not a number")),
+            _ => Err(format!("{name} takes one argument: {what}")),
+        }
+    };
+    let at_most_one = || match args.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.to_string())),
+        _ => Err(format!("{name} takes at most one actor name")),
+    };
+    match name {
+        ":step" => number("a duration in seconds").map(Command::Step),
+        ":frames" => number("a number of frames").map(Command::Frames),
+        ":weights" => at_most_one().map(Command::Weights),
+        ":events" => Ok(Command::Events(args.iter().map(|a| a.to_string()).collect())),
+        ":graph" => match at_most_one()? {
+            Some(actor) => Ok(Command::Graph(actor)),
+            None => Err(":graph takes an actor name".into()),
+        },
+        ":watch" => match args.as_slice() {
+            [] => Ok(Command::Watch(None)),
+            [kind, "on"] => Ok(Command::Watch(Some((kind.to_string(), true)))),
+            [kind, "off"] => Ok(Command::Watch(Some((kind.to_string(), false)))),
+            _ => Err(":watch takes an event kind (or `all`) and `on` or `off`".into()),
+        },
+        ":reload" | ":help" | ":quit" if !args.is_empty() => Err(format!("{name} takes no arguments")),
+        ":reload" => Ok(Command::Reload),
+        ":help" | ":h" | ":?" => Ok(Command::Help),
+        ":quit" | ":q" | ":exit" => Ok(Command::Quit),
+        other => {
+            let hint = suggestion(other, COMMANDS.iter().map(|c| c.0)).map_or(String::new(), |h| format!("; {h}"));
+            Err(format!("unknown command `{other}`{hint} (:help lists them)"))
+        }
+    }
+}
+
+/// The `:help` text.
+pub fn help() -> String {
+    let width = COMMANDS.iter().map(|(n, a, _)| n.len() + a.len() + 1).max().unwrap_or(0);
+    let mut text = String::from("Lua is evaluated as you type it; an expression prints its value.\n");
+    for (name, args, what) in COMMANDS {
+        text.push_str(&format!("  {:width$}  {what}\n", format!("{name} {args}").trim_end()));
+    }
+    text.push_str("Tab completes names; Ctrl-C stops a running chunk or step.\n");
+    text
+}
+
+/// Where completion applies in `line` before the cursor.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// A `:command` name.
+    Command { prefix: String },
+    /// An argument of a `:command`.
+    Argument { command: String, prefix: String },
+    /// Inside a string literal: names of actors, parameters, assets, event kinds.
+    Name { prefix: String },
+    /// A Lua name after `a.b.` (or `a:` for methods); `path` empty for globals.
+    Field { path: Vec<String>, method: bool, prefix: String },
+}
+
+/// What to complete at the end of `before` (the line up to the cursor); the completed word
+/// starts at `before.len() - prefix.len()`.
+pub fn completion_target(before: &str) -> Target {
+    if let Some(rest) = before.strip_prefix(':') {
+        return match rest.split_once(char::is_whitespace) {
+            None => Target::Command { prefix: before.to_string() },
+            Some((command, args)) => {
+                let prefix = args.rsplit(char::is_whitespace).next().unwrap_or("").to_string();
+                Target::Argument { command: format!(":{command}"), prefix }
+            }
+        };
+    }
+    if let Some(open) = open_string(before) {
+        return Target::Name { prefix: before[open..].to_string() };
+    }
+    let start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':'))
+        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let word = &before[start..];
+    match word.rfind(['.', ':']) {
+        None => Target::Field { path: Vec::new(), method: false, prefix: word.to_string() },
+        Some(split) => Target::Field {
+            path: word[..split].split(['.', ':']).map(str::to_string).collect(),
+            method: word[split..].starts_with(':'),
+            prefix: word[split + 1..].to_string(),
+        },
+    }
+}
+
+/// The byte just after the opening quote of a string literal still open at the end of
+/// `code`, if any.
+fn open_string(code: &str) -> Option<usize> {
+    let mut open: Option<(char, usize)> = None;
+    let mut escaped = false;
+    for (i, c) in code.char_indices() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some((quote, _)) if c == quote => open = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => open = Some((c, i + 1)),
+            None => {}
+        }
+    }
+    open.map(|(_, start)| start)
+}
+
+/// Lua keywords, offered with global names.
+pub(super) const KEYWORDS: &[&str] = &[
+    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in", "local", "nil",
+    "not", "or", "repeat", "return", "then", "true", "until", "while",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(path: &[&str], method: bool, prefix: &str) -> Target {
+        Target::Field { path: path.iter().map(|p| p.to_string()).collect(), method, prefix: prefix.into() }
+    }
+
+    #[test]
+    fn completion_targets() {
+        assert_eq!(completion_target("pri"), field(&[], false, "pri"));
+        assert_eq!(completion_target("bl.st"), field(&["bl"], false, "st"));
+        assert_eq!(completion_target("x = hero:we"), field(&["hero"], true, "we"));
+        assert_eq!(completion_target("a.b.c"), field(&["a", "b"], false, "c"));
+        assert_eq!(completion_target("hero:set(\"sp"), Target::Name { prefix: "sp".into() });
+        assert_eq!(completion_target("print('it''s"), Target::Name { prefix: "s".into() });
+        assert_eq!(completion_target("print(\"done\") + x"), field(&[], false, "x"));
+        assert_eq!(completion_target(":we"), Target::Command { prefix: ":we".into() });
+        assert_eq!(
+            completion_target(":weights he"),
+            Target::Argument { command: ":weights".into(), prefix: "he".into() }
+        );
+    }
+
+    #[test]
+    fn commands_parse_with_helpful_errors() {
+        assert_eq!(parse_command(":step 0.5"), Ok(Command::Step(0.5)));
+        assert_eq!(parse_command(":frames 3"), Ok(Command::Frames(3.0)));
+        assert_eq!(parse_command(":weights"), Ok(Command::Weights(None)));
+        assert_eq!(
+            parse_command(":events clip_begin signal"),
+            Ok(Command::Events(vec!["clip_begin".into(), "signal".into()]))
+        );
+        assert_eq!(parse_command(":watch warning off"), Ok(Command::Watch(Some(("warning".into(), false)))));
+        assert_eq!(parse_command(":q"), Ok(Command::Quit));
+        assert_eq!(parse_command(":step"), Err(":step takes one argument: a duration in seconds".into()));
+        assert_eq!(parse_command(":step x"), Err(":step: `x` is not a number".into()));
+        assert_eq!(parse_command(":graph"), Err(":graph takes an actor name".into()));
+        assert!(parse_command(":stp 1").unwrap_err().contains("did you mean `:step`"));
+    }
+
+    #[test]
+    fn help_lists_every_command_on_one_line_each() {
+        let text = help();
+        for (name, _, what) in COMMANDS {
+            let lines: Vec<&str> = text.lines().filter(|l| l.trim_start().split(' ').next() == Some(name)).collect();
+            assert_eq!(lines.len(), 1, "{name}");
+            assert!(lines[0].ends_with(what), "{name}");
+        }
+    }
+}

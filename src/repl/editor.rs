@@ -1,0 +1,263 @@
+//! The line-editor thread on a terminal: rustyline with completion (asked of the session
+//! thread), hints from history, multi-line chunks through a `Validator` that uses Lua's
+//! incomplete-input signal (continuation lines marked `>> `), Ctrl-C on an empty line, and a
+//! history file per user that warns once if it cannot be written.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use owo_colors::OwoColorize;
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::{Hinter, HistoryHinter};
+use rustyline::history::DefaultHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{
+    Cmd, ConditionalEventHandler, Config, Editor, Event, EventContext, EventHandler, ExternalPrinter, Helper, KeyCode,
+    KeyEvent, Modifiers, RepeatCount,
+};
+
+use super::{Message, Options, Repl, Sink, install_ctrl_c, serve};
+use crate::script::is_incomplete;
+
+/// The prompt; continuation lines start with `>> ` (see [`CONTINUATION_MARK`]).
+pub const PROMPT: &str = "> ";
+/// How a continuation line starts inside the editor's buffer (stripped before evaluation).
+const CONTINUATION_MARK: &str = "\n>> ";
+
+/// Removes the continuation marks the terminal editor puts at the start of each extra line.
+pub fn strip_continuation(input: &str) -> String {
+    input.replace(CONTINUATION_MARK, "\n")
+}
+
+/// Bare `blendlab` on a terminal: the editor on its own thread, the session on this one.
+pub(super) fn run(options: Options, messages: Sender<Message>, inbox: Receiver<Message>) -> Result<(), String> {
+    let (printer_tx, printer_rx) = mpsc::channel();
+    let (ready_tx, ready_rx) = mpsc::channel();
+    let editor_messages = messages.clone();
+    let history = options.history.clone();
+    let color = options.style.color;
+    let editor = std::thread::Builder::new()
+        .name("blendlab-editor".into())
+        .spawn(move || edit_lines(&editor_messages, &ready_rx, &printer_tx, history.as_deref(), color))
+        .map_err(|e| e.to_string())?;
+    let sink = match printer_rx.recv() {
+        Ok(Ok(printer)) => Sink::Printer(Arc::new(Mutex::new(printer))),
+        Ok(Err(message)) => return Err(message),
+        Err(_) => return Err("the line editor did not start".into()),
+    };
+    let mut repl = Repl::new(sink.clone(), sink, &options, &messages)?;
+    install_ctrl_c(&repl.interrupt)?;
+    repl.load(&options.files);
+    drop(messages);
+    if options.measure {
+        let _ = writeln!(std::io::stderr(), "measure: start → prompt in {} µs", options.started.elapsed().as_micros());
+    }
+    let _ = ready_tx.send(());
+    serve(&mut repl, &inbox, Some(&ready_tx));
+    drop(ready_tx);
+    let _ = editor.join();
+    Ok(())
+}
+
+thread_local! {
+    /// The editor thread's own Lua state, only for syntax checks (the session's Lua state
+    /// lives on the session thread).
+    static SYNTAX: mlua::Lua = mlua::Lua::new();
+}
+
+/// Whether the editor should read more lines before submitting `buffer`.
+fn needs_more(buffer: &str) -> bool {
+    let code = strip_continuation(buffer);
+    !code.trim_start().starts_with(':') && SYNTAX.with(|lua| is_incomplete(lua, &code))
+}
+
+/// Rustyline's helper: completion (asked of the session thread), hints from history,
+/// multi-line validation with Lua's incomplete-input signal, dimmed hints.
+struct ReplHelper {
+    requests: Sender<Message>,
+    hinter: HistoryHinter,
+    color: bool,
+}
+
+/// How long completion waits for the session (busy only while a reload runs).
+const COMPLETION_WAIT: Duration = Duration::from_millis(500);
+
+impl Completer for ReplHelper {
+    type Candidate = String;
+
+    fn complete(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+        let (reply, answer) = mpsc::channel();
+        let line = strip_continuation(line);
+        let pos = pos.min(line.len());
+        if self.requests.send(Message::Complete { line, pos, reply }).is_err() {
+            return Ok((pos, Vec::new()));
+        }
+        Ok(answer.recv_timeout(COMPLETION_WAIT).unwrap_or((pos, Vec::new())))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, ctx: &rustyline::Context<'_>) -> Option<String> {
+        self.hinter.hint(line, pos, ctx)
+    }
+}
+
+impl Highlighter for ReplHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> std::borrow::Cow<'h, str> {
+        if self.color { hint.dimmed().to_string().into() } else { hint.into() }
+    }
+}
+
+impl Validator for ReplHelper {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        Ok(if needs_more(ctx.input()) { ValidationResult::Incomplete } else { ValidationResult::Valid(None) })
+    }
+}
+
+impl Helper for ReplHelper {}
+
+/// Enter at the end of an incomplete chunk starts a continuation line marked `>> `.
+struct ContinueChunk;
+
+impl ConditionalEventHandler for ContinueChunk {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        (ctx.pos() == ctx.line().len() && needs_more(ctx.line())).then(|| Cmd::Insert(1, CONTINUATION_MARK.into()))
+    }
+}
+
+/// Remembers whether Ctrl-C came on an empty line (twice in a row leaves).
+struct CtrlC(Arc<AtomicBool>);
+
+impl ConditionalEventHandler for CtrlC {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        self.0.store(ctx.line().is_empty(), Ordering::Relaxed);
+        None
+    }
+}
+
+type Startup = Result<Box<dyn ExternalPrinter + Send>, String>;
+type LineEditor = Editor<ReplHelper, DefaultHistory>;
+
+/// A configured editor and the flag its Ctrl-C binding sets when the line is empty.
+fn new_editor(messages: &Sender<Message>, color: bool) -> rustyline::Result<(LineEditor, Arc<AtomicBool>)> {
+    let config = Config::builder()
+        .auto_add_history(false)
+        .completion_type(rustyline::CompletionType::List)
+        .color_mode(if color { rustyline::ColorMode::Enabled } else { rustyline::ColorMode::Disabled })
+        .build();
+    let mut editor = Editor::with_config(config)?;
+    editor.set_helper(Some(ReplHelper { requests: messages.clone(), hinter: HistoryHinter::new(), color }));
+    let empty_line = Arc::new(AtomicBool::new(false));
+    editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::NONE), EventHandler::Conditional(Box::new(ContinueChunk)));
+    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(CtrlC(empty_line.clone()))));
+    Ok((editor, empty_line))
+}
+
+/// The editor thread: hands the session a printer, then reads a chunk, sends it, and waits
+/// until the session is ready again, until Ctrl-D, Ctrl-C twice on an empty line or `:quit`.
+fn edit_lines(
+    messages: &Sender<Message>,
+    ready: &Receiver<()>,
+    startup: &Sender<Startup>,
+    history: Option<&Path>,
+    color: bool,
+) {
+    let started = new_editor(messages, color).and_then(|(mut editor, empty_line)| {
+        let printers = (editor.create_external_printer()?, editor.create_external_printer()?);
+        Ok((editor, empty_line, printers))
+    });
+    let (mut editor, empty_line, (printer, mut own_printer)) = match started {
+        Ok(started) => started,
+        Err(e) => return drop(startup.send(Err(format!("cannot start the line editor: {e}")))),
+    };
+    if startup.send(Ok(Box::new(printer))).is_err() || ready.recv().is_err() {
+        return;
+    }
+    let mut history = History::open(&mut editor, history);
+    let mut interrupts_on_empty = 0;
+    loop {
+        match editor.readline(PROMPT) {
+            Ok(chunk) => {
+                interrupts_on_empty = 0;
+                if let Some(warning) = history.add(&mut editor, &chunk) {
+                    let _ = own_printer.print(warning);
+                }
+                if messages.send(Message::Line(chunk)).is_err() || ready.recv().is_err() {
+                    return;
+                }
+            }
+            Err(ReadlineError::Interrupted) if empty_line.load(Ordering::Relaxed) => {
+                interrupts_on_empty += 1;
+                if interrupts_on_empty >= 2 {
+                    break;
+                }
+                let _ = own_printer.print("(Ctrl-C again or Ctrl-D to leave)".into());
+            }
+            Err(ReadlineError::Interrupted) => interrupts_on_empty = 0,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                let _ = own_printer.print(format!("error: the line editor stopped: {e}"));
+                break;
+            }
+        }
+    }
+    let _ = messages.send(Message::Quit);
+}
+
+/// History kept in a file per user; a file that cannot be written warns once.
+struct History<'p> {
+    path: Option<&'p Path>,
+    warned: bool,
+}
+
+impl<'p> History<'p> {
+    fn open(editor: &mut LineEditor, path: Option<&'p Path>) -> Self {
+        if let Some(path) = path {
+            let _ = editor.load_history(path); // a missing file is a first session
+        }
+        History { path, warned: false }
+    }
+
+    /// Records `chunk`; returns a warning the first time the file cannot be written.
+    fn add(&mut self, editor: &mut LineEditor, chunk: &str) -> Option<String> {
+        if chunk.trim().is_empty() || editor.add_history_entry(chunk).is_err() {
+            return None;
+        }
+        let path = self.path?;
+        match editor.append_history(path) {
+            Err(e) if !self.warned => {
+                self.warned = true;
+                Some(format!("warning: cannot save history to {}: {e} (history stays in memory)", path.display()))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuation_marks_are_stripped() {
+        assert_eq!(strip_continuation("for i = 1, 2 do\n>> print(i)\n>> end"), "for i = 1, 2 do\nprint(i)\nend");
+    }
+
+    #[test]
+    fn incomplete_chunks_read_on_like_lua() {
+        for code in ["function f()", "x = {", "if true then", "s = [[", "for i = 1, 2 do\n>> print(i)"] {
+            assert!(needs_more(code), "{code}");
+        }
+        for code in ["1 +", "x = 1", "print(", ":step 1", "end", "x = }"] {
+            assert_eq!(needs_more(code), code == "print(", "{code}");
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! The interactive front end: a Lua prompt over one session, with `:commands`, live event
+//! lines, Ctrl-C interrupts and hot reload. This is where tech artists spend their day, so
+//! no error ever leaves it: a bad line, a broken config or a runaway loop print and return to
+//! the prompt with the session intact.
+//!
+//! Threads: the session (and its Lua state, which is not `Send`) lives on the calling thread
+//! and reacts to [`Message`]s. The line editor (rustyline on a terminal, plain lines
+//! otherwise) and the file watcher are other threads that send them. On a terminal,
+//! everything the session prints goes through rustyline's external printer, so a reload
+//! report appears above the prompt without garbling the line being typed.
+
+mod commands;
+mod editor;
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime};
+
+use owo_colors::OwoColorize;
+use rustyline::ExternalPrinter;
+
+use crate::event::KIND_NAMES;
+use crate::report::{Style, event_line, weight_table};
+use crate::script::{Host, Output, Reload, check_kind};
+use crate::session::Session;
+use crate::watch::Watcher;
+
+use commands::KEYWORDS;
+pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_command};
+pub use editor::strip_continuation;
+
+/// Event kinds not printed live by default: one line per actor per frame is noise.
+const QUIET_KINDS: &[&str] = &["clip_tick"];
+/// `:events` prints at most this many of the latest matching events.
+const EVENTS_SHOWN: usize = 200;
+
+/// What the session thread hears.
+pub enum Message {
+    /// A line (or, from the terminal editor, a whole multi-line chunk) to evaluate.
+    Line(String),
+    /// Tab completion for `line` at byte `pos`: the start of the word and the candidates.
+    Complete { line: String, pos: usize, reply: Sender<(usize, Vec<String>)> },
+    /// Watched files changed (debounced), by loaded name.
+    Changed(Vec<String>),
+    /// End of input: Ctrl-D, Ctrl-C twice, or the end of piped input.
+    Quit,
+}
+
+/// How the REPL starts.
+pub struct Options {
+    /// TOML configs and Lua scripts to load first.
+    pub files: Vec<PathBuf>,
+    /// Colour of standard output and of standard error.
+    pub style: Style,
+    pub err_style: Style,
+    /// Whether standard input is a terminal (rustyline) or lines to read plainly.
+    pub terminal: bool,
+    /// Where history is kept; `None` keeps it in memory only.
+    pub history: Option<PathBuf>,
+    /// Print timings (start → prompt, save → live) on standard error.
+    pub measure: bool,
+    /// When the process started, for `measure`.
+    pub started: Instant,
+}
+
+/// A `Write` that hands complete lines to where the REPL prints: standard output or error,
+/// or (on a terminal) rustyline's external printer.
+#[derive(Clone)]
+struct Console {
+    sink: Sink,
+    pending: Vec<u8>,
+}
+
+pub(crate) type Printer = Arc<Mutex<Box<dyn ExternalPrinter + Send>>>;
+
+#[derive(Clone)]
+pub(crate) enum Sink {
+    Stdout,
+    Stderr,
+    Printer(Printer),
+}
+
+impl Console {
+    fn new(sink: Sink) -> Self {
+        Console { sink, pending: Vec::new() }
+    }
+
+    fn emit(&mut self, bytes: Vec<u8>) -> std::io::Result<()> {
+        match &self.sink {
+            Sink::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(&bytes)?;
+                out.flush()
+            }
+            Sink::Stderr => std::io::stderr().write_all(&bytes),
+            Sink::Printer(printer) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                printer.lock().expect("the printer is never poisoned").print(text).map_err(std::io::Error::other)
+            }
+        }
+    }
+}
+
+impl Write for Console {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let lines: Vec<u8> = self.pending.drain(..=end).collect();
+            self.emit(lines)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.pending.is_empty() {
+            let rest = std::mem::take(&mut self.pending);
+            self.emit(rest)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether the REPL goes on after an input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The session side of the REPL.
+pub(crate) struct Repl {
+    host: Host,
+    out: Console,
+    err: Console,
+    err_style: Style,
+    pub(crate) interrupt: Arc<AtomicBool>,
+    watcher: Option<Watcher>,
+    /// Lines of an incomplete chunk read so far (plain input).
+    pending: String,
+    /// Configs named on the command line that failed to load: watched, and loaded once fixed.
+    unloaded: Vec<String>,
+    measure: bool,
+}
+
+impl Repl {
+    pub(crate) fn new(out: Sink, err: Sink, options: &Options, messages: &Sender<Message>) -> Result<Repl, String> {
+        let host = Host::new(Output {
+            out: Box::new(Console::new(out.clone())),
+            err: Box::new(Console::new(err.clone())),
+            style: options.style,
+        })
+        .map_err(|e| e.message)?;
+        let interrupt = host.enable_interrupts().map_err(|e| e.message)?;
+        for kind in KIND_NAMES.iter().filter(|k| !QUIET_KINDS.contains(k)) {
+            host.set_live(kind, true)?;
+        }
+        let changes = messages.clone();
+        let mut repl = Repl {
+            host,
+            out: Console::new(out),
+            err: Console::new(err),
+            err_style: options.err_style,
+            interrupt,
+            watcher: None,
+            pending: String::new(),
+            unloaded: Vec::new(),
+            measure: options.measure,
+        };
+        match Watcher::start(move |files| {
+            let _ = changes.send(Message::Changed(files));
+        }) {
+            Ok(watcher) => repl.watcher = Some(watcher),
+            Err(e) => repl.error(&format!("{e}; hot reload is off")),
+        }
+        Ok(repl)
+    }
+
+    /// Prints `text` as one message, so on a terminal it lands above the prompt in one piece.
+    fn say(&mut self, text: &str) {
+        let _ = self.out.write_all(format!("{}\n", text.trim_end_matches('\n')).as_bytes());
+    }
+
+    fn error(&mut self, message: &str) {
+        let label = if self.err_style.color { "error:".red().bold().to_string() } else { "error:".to_string() };
+        let _ = self.err.write_all(format!("{label} {}\n", message.trim_end_matches('\n')).as_bytes());
+    }
+
+    fn note(&mut self, message: &str) {
+        let text = if self.host.style().color { message.dimmed().to_string() } else { message.to_string() };
+        self.say(&text);
+    }
+
+    /// Loads the files given on the command line; a failure is reported, not fatal (a config
+    /// that fails is watched and loaded once a save fixes it).
+    pub(crate) fn load(&mut self, files: &[PathBuf]) {
+        for file in files {
+            if file.extension().is_some_and(|e| e == "lua") {
+                self.job(|host| host.run_file(file, &[]));
+            } else if self.job(|host| host.load_config(file)).is_none() {
+                self.unloaded.push(file.display().to_string());
+                self.after_job();
+            }
+        }
+    }
+
+    /// Runs one unit of work with interrupts armed; reports its error, then prints pending
+    /// events and follows newly loaded files.
+    fn job<T>(&mut self, work: impl FnOnce(&Host) -> Result<T, crate::script::ScriptError>) -> Option<T> {
+        self.interrupt.store(false, Ordering::Relaxed);
+        let result = work(&self.host);
+        self.interrupt.store(false, Ordering::Relaxed);
+        let value = result.map_err(|e| self.error(&e.message)).ok();
+        self.after_job();
+        value
+    }
+
+    fn after_job(&mut self) {
+        if let Err(e) = self.host.flush_events() {
+            self.error(&e.message);
+        }
+        let _ = self.out.flush();
+        let _ = self.err.flush();
+        if let Some(watcher) = &mut self.watcher {
+            let mut files = self.host.watched_files();
+            files.extend(self.unloaded.iter().cloned());
+            for problem in watcher.follow(&files) {
+                self.error(&problem);
+            }
+        }
+    }
+
+    /// One line of input: a `:command`, or Lua (read on while the chunk is incomplete).
+    fn line(&mut self, line: &str) -> Flow {
+        let code = strip_continuation(line);
+        if self.pending.is_empty() && code.trim_start().starts_with(':') {
+            return match parse_command(code.trim()) {
+                Ok(command) => self.command(command),
+                Err(message) => {
+                    self.error(&message);
+                    Flow::Continue
+                }
+            };
+        }
+        let chunk = if self.pending.is_empty() { code } else { format!("{}\n{code}", self.pending) };
+        if self.host.is_incomplete(&chunk) {
+            self.pending = chunk;
+            return Flow::Continue;
+        }
+        self.pending.clear();
+        self.eval(&chunk);
+        Flow::Continue
+    }
+
+    /// End of input: an incomplete chunk left over is evaluated to report its error.
+    fn finish(&mut self) {
+        if !self.pending.is_empty() {
+            let chunk = std::mem::take(&mut self.pending);
+            self.eval(&chunk);
+        }
+    }
+
+    fn eval(&mut self, code: &str) {
+        if code.trim().is_empty() {
+            return;
+        }
+        if let Some(values) = self.job(|host| host.eval(code))
+            && !values.is_empty()
+        {
+            self.say(&values.join("\t"));
+        }
+    }
+
+    fn command(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Step(seconds) => drop(self.job(|host| host.call_bl("step", seconds))),
+            Command::Frames(n) => drop(self.job(|host| host.call_bl("frames", n))),
+            Command::Weights(actor) => self.weights(actor.as_deref()),
+            Command::Graph(actor) => {
+                self.note("(the graph view is not built yet: here is the weight table)");
+                self.weights(Some(&actor));
+            }
+            Command::Events(kinds) => self.events(&kinds),
+            Command::Watch(switch) => self.watch(switch),
+            Command::Reload => self.reload_all(),
+            Command::Help => self.say(&help()),
+            Command::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn weights(&mut self, actor: Option<&str>) {
+        let style = self.host.style();
+        let tables = self.host.with_session(|session| -> Result<String, String> {
+            let ids = match actor {
+                Some(name) => vec![session.find_actor(name).map_err(|e| e.to_string())?],
+                None => (0..session.actors().len()).collect(),
+            };
+            Ok(ids.into_iter().map(|id| weight_table(session, id, style)).collect::<Vec<_>>().join("\n"))
+        });
+        match tables {
+            Ok(text) if text.is_empty() => self.note("no actors yet: bl.spawn(name, { blend_tree = … }) makes one"),
+            Ok(text) => self.say(&text),
+            Err(message) => self.error(&message),
+        }
+    }
+
+    fn events(&mut self, kinds: &[String]) {
+        if let Err(message) = kinds.iter().try_for_each(|k| check_kind(k)) {
+            return self.error(&message);
+        }
+        let style = self.host.style();
+        let lines = self.host.with_session(|session: &Session| {
+            let matching: Vec<_> = session
+                .events()
+                .iter()
+                .filter(|e| kinds.is_empty() || kinds.iter().any(|k| k == e.kind.name()))
+                .collect();
+            let skipped = matching.len().saturating_sub(EVENTS_SHOWN);
+            let mut lines: Vec<String> = matching[skipped..].iter().map(|e| event_line(e, style)).collect();
+            if skipped > 0 {
+                lines.insert(0, format!("… {skipped} earlier events (bl.events() has them all)"));
+            }
+            lines
+        });
+        if lines.is_empty() { self.note("no events yet") } else { self.say(&lines.join("\n")) }
+    }
+
+    fn watch(&mut self, switch: Option<(String, bool)>) {
+        match switch {
+            None => {
+                let live = self.host.live_kinds();
+                let text = if live.is_empty() { "(none)".to_string() } else { live.join(" ") };
+                self.say(&format!("live: {text}"));
+            }
+            Some((kind, on)) => {
+                let kinds: Vec<&str> = if kind == "all" { KIND_NAMES.to_vec() } else { vec![kind.as_str()] };
+                for kind in kinds {
+                    if let Err(message) = self.host.set_live(kind, on) {
+                        return self.error(&message);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `:reload`: every loaded config now, then the Lua files whose text changed.
+    fn reload_all(&mut self) {
+        let configs: Vec<String> = self.host.watched_files().into_iter().filter(|f| !self.host.is_script(f)).collect();
+        if !configs.is_empty() {
+            self.reload_configs(&configs, true);
+        }
+        let reruns = self.host.rerun_changed_scripts();
+        if configs.is_empty() && reruns.is_empty() {
+            self.note("nothing to reload: no config loaded and no Lua file changed");
+        }
+        for (path, outcome) in reruns {
+            match outcome {
+                Ok(()) => self.note(&format!("re-ran {path}")),
+                Err(e) => self.error(&e.message),
+            }
+        }
+        self.after_job();
+    }
+
+    /// Watched files changed on disk: configs reload now; Lua files wait for `:reload`.
+    fn files_changed(&mut self, files: Vec<String>) {
+        let (unloaded, files): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.unloaded.contains(f));
+        for file in unloaded {
+            if self.job(|host| host.load_config(Path::new(&file))).is_some() {
+                self.unloaded.retain(|f| *f != file);
+            }
+        }
+        let (scripts, configs): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.host.is_script(f));
+        if !configs.is_empty() {
+            let saved = latest_modification(&configs);
+            self.reload_configs(&configs, false);
+            if self.measure
+                && let Some(saved) = saved
+            {
+                let live = SystemTime::now().duration_since(saved).unwrap_or_default();
+                let _ = writeln!(std::io::stderr(), "measure: saved → live in {} ms", live.as_millis());
+            }
+        }
+        for script in scripts {
+            self.note(&format!("{script} changed; :reload re-runs it"));
+        }
+    }
+
+    fn reload_configs(&mut self, configs: &[String], forced: bool) {
+        match self.host.reload_configs(configs) {
+            Reload::Unchanged if forced => self.note("configs unchanged on disk: the live library stays"),
+            Reload::Unchanged => {}
+            Reload::Applied { report } => {
+                let _ = self.host.flush_events();
+                self.say(&report);
+            }
+            Reload::Failed { diagnostics } => {
+                let _ = self.host.flush_events();
+                self.error(&format!("reload failed; the last good library stays live\n{diagnostics}"));
+            }
+        }
+        self.after_job();
+    }
+
+    /// Tab completion: the start of the word being completed and the candidates.
+    fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let before = line.get(..pos).unwrap_or(line);
+        let target = completion_target(before);
+        let (prefix, candidates): (&str, Vec<String>) = match &target {
+            Target::Command { prefix } => (prefix, COMMANDS.iter().map(|c| c.0.to_string()).collect()),
+            Target::Argument { command, prefix } => (prefix, self.argument_names(command)),
+            Target::Name { prefix } => (prefix, self.host.names()),
+            Target::Field { path, method, prefix } => {
+                let path: Vec<&str> = path.iter().map(String::as_str).collect();
+                let mut names = self.host.completions(&path, *method);
+                if path.is_empty() {
+                    names.extend(KEYWORDS.iter().map(|k| k.to_string()));
+                    names.sort();
+                }
+                (prefix, names)
+            }
+        };
+        let mut matching: Vec<String> = candidates.into_iter().filter(|c| c.starts_with(prefix)).collect();
+        matching.dedup();
+        (before.len() - prefix.len(), matching)
+    }
+
+    fn argument_names(&self, command: &str) -> Vec<String> {
+        match command {
+            ":weights" | ":graph" => self.host.with_session(|s| s.actors().iter().map(|a| a.name.clone()).collect()),
+            ":events" | ":watch" => {
+                let mut kinds: Vec<String> = KIND_NAMES.iter().map(|k| k.to_string()).collect();
+                kinds.extend(["all", "on", "off"].map(String::from));
+                kinds.sort();
+                kinds
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The newest modification time among `files`, for measuring save → live.
+fn latest_modification(files: &[String]) -> Option<SystemTime> {
+    files.iter().filter_map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok()).max()
+}
+
+/// Bare `blendlab`: loads `options.files`, then serves a prompt (or plain lines) until the
+/// end of input or `:quit`.
+pub fn run(options: Options) -> Result<(), String> {
+    let (messages, inbox) = mpsc::channel();
+    if options.terminal {
+        return editor::run(options, messages, inbox);
+    }
+    let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
+    install_ctrl_c(&repl.interrupt)?;
+    repl.load(&options.files);
+    std::thread::Builder::new()
+        .name("blendlab-input".into())
+        .spawn(move || read_plain_lines(&messages))
+        .map_err(|e| e.to_string())?;
+    serve(&mut repl, &inbox, None);
+    Ok(())
+}
+
+/// `blendlab run --watch`: runs the script exactly as `run` does (a failure is reported, not
+/// fatal), then keeps the session and applies hot reloads, with their reports, until
+/// interrupted.
+pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> Result<(), String> {
+    let (messages, inbox) = mpsc::channel();
+    let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
+    for kind in KIND_NAMES {
+        repl.host.set_live(kind, false)?;
+    }
+    repl.job(|host| host.run_file(script, args));
+    for kind in ["reload_applied", "reload_failed"] {
+        repl.host.set_live(kind, true)?;
+    }
+    repl.note("watching the loaded files for changes (Ctrl-C to stop)");
+    drop(messages);
+    serve(&mut repl, &inbox, None);
+    Ok(())
+}
+
+/// The session loop: handles messages until `Quit` or until every sender is gone.
+pub(crate) fn serve(repl: &mut Repl, inbox: &Receiver<Message>, ready: Option<&Sender<()>>) {
+    for message in inbox {
+        match message {
+            Message::Line(line) => {
+                if repl.line(&line) == Flow::Quit {
+                    return;
+                }
+                if let Some(ready) = ready {
+                    let _ = ready.send(());
+                }
+            }
+            Message::Complete { line, pos, reply } => {
+                let _ = reply.send(repl.complete(&line, pos));
+            }
+            Message::Changed(files) => repl.files_changed(files),
+            Message::Quit => {
+                repl.finish();
+                return;
+            }
+        }
+    }
+}
+
+fn read_plain_lines(messages: &Sender<Message>) {
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if messages.send(Message::Line(line)).is_err() {
+            return;
+        }
+    }
+    let _ = messages.send(Message::Quit);
+}
+
+/// Ctrl-C while Lua or a step runs sets the interrupt flag. With plain input, Ctrl-C twice
+/// while idle leaves (on a terminal the editor reads Ctrl-C as a key instead).
+pub(crate) fn install_ctrl_c(interrupt: &Arc<AtomicBool>) -> Result<(), String> {
+    let flag = interrupt.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            let _ = writeln!(std::io::stderr(), "\ninterrupted twice: leaving");
+            std::process::exit(130);
+        }
+    })
+    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))
+}

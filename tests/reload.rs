@@ -1,0 +1,131 @@
+//! Hot reload that never loses state. The story in `tests/reload/story.out` is driven through
+//! `Host::reload_configs`, the function the watcher's debounced batches call, so it is
+//! deterministic: a config good → broken → fixed, written in two halves, deleted, restored.
+//! One test then does the same end to end through the real file watcher.
+
+mod common;
+mod pty;
+
+use std::path::{Path, PathBuf};
+
+use blendlab::script::{Host, Output, Reload};
+use common::{Captured, check_golden};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("blendlab-reload-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn version(name: &str) -> String {
+    std::fs::read_to_string(Path::new("tests/reload").join(name)).unwrap()
+}
+
+/// A host whose config is `dir/loco.toml`, with the actor `hero` at speed 0.75 after 1 s.
+struct Story {
+    host: Host,
+    captured: Captured,
+    file: PathBuf,
+    log: String,
+}
+
+impl Story {
+    fn start(dir: &Path) -> Story {
+        let captured = Captured::default();
+        let output =
+            Output { out: Box::new(captured.clone()), err: Box::new(captured.clone()), style: Default::default() };
+        let host = Host::new(output).unwrap();
+        let file = dir.join("loco.toml");
+        std::fs::write(&file, version("v1.toml")).unwrap();
+        host.load_config(&file).unwrap();
+        host.eval("hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)").unwrap();
+        Story { host, captured, file, log: String::new() }
+    }
+
+    /// Writes `text` (or deletes the file for `None`), reloads, and logs what happened.
+    fn save(&mut self, what: &str, text: Option<&str>) -> Reload {
+        match text {
+            Some(text) => std::fs::write(&self.file, text).unwrap(),
+            None => std::fs::remove_file(&self.file).unwrap(),
+        }
+        let name = self.file.display().to_string();
+        let outcome = self.host.reload_configs(std::slice::from_ref(&name));
+        let shown = match &outcome {
+            Reload::Unchanged => "unchanged\n".to_string(),
+            Reload::Applied { report } => format!("applied\n{report}"),
+            Reload::Failed { diagnostics } => format!("failed\n{diagnostics}"),
+        };
+        let state = self.host.eval("string.format('frame %d, speed %.2f, lean %s', bl.frame(), hero:get('speed'), tostring(pcall(hero.get, hero, 'lean')))").unwrap();
+        self.log.push_str(&format!("## {what}: {shown}{}\n\n", state.join("")));
+        outcome
+    }
+}
+
+#[test]
+fn a_session_survives_every_kind_of_save() {
+    let dir = scratch("story");
+    let mut story = Story::start(&dir);
+    let v1 = version("v1.toml");
+    let half = &v1[..v1.len() / 2];
+
+    assert!(matches!(story.save("the same text again", Some(&v1)), Reload::Unchanged));
+    assert!(matches!(story.save("broken mid-session", Some(&version("broken.toml"))), Reload::Failed { .. }));
+    assert!(matches!(story.save("fixed: the new version", Some(&version("v2.toml"))), Reload::Applied { .. }));
+    assert!(matches!(story.save("first half of a write", Some(half)), Reload::Failed { .. }));
+    assert!(matches!(story.save("second half arrives", Some(&v1)), Reload::Applied { .. }));
+    assert!(matches!(story.save("deleted", None), Reload::Failed { .. }));
+    assert!(matches!(story.save("restored unchanged", Some(&v1)), Reload::Applied { .. }));
+
+    let events = story.host.eval("local lines = {} for _, e in ipairs(bl.events()) do lines[#lines + 1] = string.format('frame %d %s generation=%s', e.frame, e.kind, tostring(e.generation)) end return table.concat(lines, '\\n')").unwrap();
+    let scratch_dir = dir.display().to_string();
+    let text = format!("{}## events\n{}\n## printed\n{}", story.log, events.join(""), story.captured.text())
+        .replace(&scratch_dir, "DIR");
+    if let Some(difference) = check_golden(Path::new("tests/reload/story.out"), &text) {
+        panic!("{difference}");
+    }
+}
+
+#[test]
+fn a_broken_save_keeps_the_live_weights() {
+    let dir = scratch("weights");
+    let mut story = Story::start(&dir);
+    let before = story.host.eval("hero:weights()").unwrap();
+    story.save("broken", Some(&version("broken.toml")));
+    assert_eq!(story.host.eval("hero:weights()").unwrap(), before);
+    story.save("deleted", None);
+    assert_eq!(story.host.eval("hero:weights()").unwrap(), before);
+}
+
+/// The real thing: `blendlab FILE` with input piped, the file edited on disk underneath.
+#[test]
+fn the_watcher_reloads_saved_files_end_to_end() {
+    let dir = scratch("watch");
+    let file = dir.join("loco.toml");
+    std::fs::write(&file, version("v1.toml")).unwrap();
+    let mut repl = pty::Piped::start(&[file.as_os_str()]);
+    repl.send(
+        "hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)\nprint('ready')\n",
+    );
+    repl.out.wait_for("ready");
+
+    std::fs::write(&file, version("broken.toml")).unwrap();
+    repl.out.wait_for("reload_failed generation=2");
+    repl.err.wait_for("loco.toml:4:10: error: unknown key `lenght`");
+
+    // an editor's save: write a temporary file, rename it over the config
+    let temporary = dir.join(".loco.toml.swp");
+    std::fs::write(&temporary, version("v2.toml")).unwrap();
+    std::fs::rename(&temporary, &file).unwrap();
+    repl.out.wait_for("reload_applied generation=2");
+    repl.out.wait_for("removed: leaf walk");
+
+    std::fs::remove_file(&file).unwrap();
+    repl.err.wait_for("cannot read file");
+    std::fs::write(&file, version("v1.toml")).unwrap();
+    repl.out.wait_for("reload_applied generation=3");
+
+    repl.send("print(bl.frame(), hero:get('speed'), #bl.events({ kind = 'reload_applied' }))\n");
+    repl.out.wait_for("60\t0.75\t3");
+    repl.finish();
+}

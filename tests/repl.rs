@@ -1,0 +1,177 @@
+//! The REPL as a person and a CI job use it. Transcripts: every `tests/repl/NAME.in` is piped
+//! into bare `blendlab` (a first line `--! args: …` gives command-line files) and everything
+//! it prints, standard output and error interleaved, must equal `NAME.out`
+//! (`BLENDLAB_BLESS=1` rewrites them). On a pseudo-terminal: prompts, multi-line chunks,
+//! completion, Ctrl-C and Ctrl-D, history, and a reload report above the prompt.
+
+mod common;
+mod pty;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{check_golden, files_in};
+use pty::Terminal;
+
+/// A scratch folder for one test, removed first so reruns start clean.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("blendlab-repl-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs bare `blendlab ARGS` with `input` piped in; returns standard output and error as one
+/// text, in the order they were written.
+fn pipe_through(args: &[&str], input: &str, home: &Path) -> String {
+    let (mut reader, writer) = std::io::pipe().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let mut output = String::new();
+    reader.read_to_string(&mut output).unwrap();
+    child.wait().unwrap();
+    output
+}
+
+fn check(transcripts: &[PathBuf]) {
+    assert!(!transcripts.is_empty(), "no transcripts found");
+    let home = scratch("home");
+    let failures: Vec<String> = transcripts
+        .iter()
+        .filter_map(|input| {
+            let text = std::fs::read_to_string(input).unwrap();
+            let args: Vec<&str> = text
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("--! args:"))
+                .map_or_else(Vec::new, |a| a.split_whitespace().collect());
+            check_golden(&input.with_extension("out"), &pipe_through(&args, &text, &home))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} transcript(s) differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn transcripts_match() {
+    check(&files_in("tests/repl", "in"));
+}
+
+/// Sends `code`, waits until it prints `busy`, then sends Ctrl-C's signal.
+fn interrupt_when(repl: &mut pty::Piped, code: &str, busy: &str) {
+    repl.send(code);
+    repl.out.wait_for(busy);
+    pty::interrupt(repl.child.id());
+}
+
+#[test]
+fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
+    let mut repl = pty::Piped::start(&["samples/locomotion.toml".as_ref()]);
+    repl.send("hero = bl.spawn('hero', { blend_tree = 'locomotion' })\n");
+    interrupt_when(&mut repl, "print('spinning') while true do end\n", "spinning");
+    repl.send("print('after', bl.frame())\n");
+    repl.out.wait_for("after\t0");
+    interrupt_when(
+        &mut repl,
+        "bl.at(0, function() print('in callback') while true do end end) bl.step(10)\n",
+        "in callback",
+    );
+    repl.send("print('frame', bl.frame(), bl.time())\nbl.step(1/60) print('next', bl.frame())\n");
+    repl.out.wait_for("frame\t1\t0.016666666667");
+    repl.out.wait_for("next\t2");
+    // a long step in Rust alone (54 million frames) stops at a frame boundary, owing nothing
+    let long_step = "bl.catch_up_budget(1e8) bl.at(1/60, function() print('long step') end) bl.step(9e5)\n";
+    interrupt_when(&mut repl, long_step, "long step");
+    repl.send("stopped = bl.frame() bl.step(0) print('owed', bl.frame() - stopped, stopped < 54000002)\n");
+    repl.out.wait_for("owed\t0\ttrue");
+    for _ in 0..3 {
+        repl.err.wait_for("stdin:1: interrupted");
+    }
+    repl.finish();
+}
+
+#[test]
+fn prompt_multiline_completion_and_ctrl_d() {
+    let home = scratch("tty");
+    let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
+    term.wait_for("> ");
+    term.type_line("hero = bl.spawn('hero', { blend_tree = 'locomotion' })");
+    term.type_continued("function twice(x)");
+    term.wait_for(">> ");
+    term.type_continued("return 2 * x");
+    term.type_line("end");
+    term.type_line("twice(21)");
+    term.wait_for("42");
+    term.type_text("hero:wei\t");
+    term.wait_for("hero:weights");
+    term.type_line("().walk");
+    term.wait_for("0.0");
+    term.type_text(":wat\t");
+    term.wait_for(":watch");
+    term.type_line("");
+    term.wait_for("live: ");
+    term.press(b"\x04");
+    term.wait_for_exit();
+    let history = std::fs::read_to_string(home.join(".blendlab_history")).unwrap();
+    assert!(history.contains("function twice(x)\\n>> return 2 * x\\n>> end"), "{history}");
+}
+
+#[test]
+fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
+    let home = scratch("ctrl-c");
+    let mut term = Terminal::start(&[], &home);
+    term.wait_for("> ");
+    term.type_line("n = 0 while true do n = n + 1 if n == 1000 then print('spinning') end end");
+    term.wait_for("spinning");
+    term.interrupt();
+    term.wait_for("error: stdin:1: interrupted");
+    term.type_line("n >= 1000");
+    term.wait_for("true");
+    term.type_text("half a line");
+    term.press(b"\x03");
+    term.press(b"\x03");
+    term.wait_for("Ctrl-C again or Ctrl-D to leave");
+    term.press(b"\x03");
+    term.wait_for_exit();
+}
+
+#[test]
+fn an_unwritable_history_warns_once_and_the_repl_goes_on() {
+    let home = scratch("history");
+    std::fs::create_dir_all(home.join(".blendlab_history")).unwrap(); // a folder: cannot be written
+    let mut term = Terminal::start(&[], &home);
+    term.type_line("1 + 1");
+    term.wait_for("cannot save history");
+    term.type_line("2 + 2");
+    term.type_line("'done'");
+    term.wait_for("done");
+    term.press(b"\x04");
+    let screen = term.wait_for_exit();
+    assert_eq!(screen.matches("cannot save history").count(), 1, "{screen}");
+    assert!(screen.contains('4'), "{screen}");
+}
+
+#[test]
+fn a_reload_report_prints_above_the_line_being_typed() {
+    let dir = scratch("above");
+    let config = dir.join("loco.toml");
+    std::fs::copy("samples/locomotion.toml", &config).unwrap();
+    let mut term = Terminal::start(&[config.to_str().unwrap()], &dir);
+    term.type_line("hero = bl.spawn('hero', { blend_tree = 'locomotion' })");
+    term.type_line("hero:set('speed', 0.75) bl.step(1)");
+    term.type_text("hero:weig");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("threshold = 1.0", "threshold = 2.0")).unwrap();
+    term.wait_for("reload_applied generation=2");
+    term.wait_for("walk    0.500000   0.833333");
+    term.type_line("hts().walk");
+    term.wait_for("0.833333");
+}
