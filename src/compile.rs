@@ -206,6 +206,8 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
     let Builder { mut diagnostics, snapshot, .. } = builder;
     let order: BTreeMap<&str, usize> = sources.iter().enumerate().map(|(i, s)| (s.path.as_str(), i)).collect();
     diagnostics.sort_by_key(|d| (order.get(d.file.as_str()).copied(), d.span.start));
+    // A half-written file can make the TOML parser report one problem twice.
+    diagnostics.dedup();
     let ok = !diagnostics.iter().any(Diagnostic::is_error);
     Compiled { snapshot: ok.then_some(snapshot), diagnostics }
 }
