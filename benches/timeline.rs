@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use blendlab::compile::{Snapshot, compile};
 use blendlab::config::SourceFile;
-use blendlab::time::Ticks;
+use blendlab::time::{FrameTime, Ticks};
 use blendlab::timeline::Timeline;
 use blendlab::timeline::interval_tree::{Entry, IntervalTree};
 use blendlab::timeline::playback::Playback;
@@ -52,11 +52,11 @@ fn per_tick(c: &mut Criterion) {
         let channels = vec!["body".to_string()];
         let frame = Ticks::from_secs(1.0 / 60.0).unwrap();
         group.bench_with_input(BenchmarkId::new("interval_tree", clips), &clips, |b, _| {
-            let mut playback = Playback::new(&snapshot, 0, &channels, Ticks::ZERO, Ticks::ZERO);
+            let mut now = FrameTime { frame: 0, rate: 60 };
+            let mut playback = Playback::new(&snapshot, 0, &channels, now, Ticks::ZERO);
             let mut events = Vec::new();
-            let mut now = Ticks::ZERO;
             b.iter(|| {
-                now = now + frame;
+                now.frame += 1;
                 events.clear();
                 playback.advance(&snapshot, &[], now, 1.0 / 60.0, &mut events);
                 black_box(playback.coverage(0))

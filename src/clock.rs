@@ -5,7 +5,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::time::{Ticks, TimeError};
+use crate::time::{FrameTime, Ticks, TimeError};
 
 /// Default logic rate in Hz.
 pub const DEFAULT_RATE: u32 = 60;
@@ -72,6 +72,11 @@ impl Clock {
     pub fn frame(&self) -> i64 {
         self.frame
     }
+    /// The last logic frame that ran, with the rate.
+    pub fn now(&self) -> FrameTime {
+        FrameTime { frame: self.frame, rate: self.rate }
+    }
+
     /// Time of the last logic frame that ran.
     pub fn time(&self) -> Ticks {
         Ticks::of_frame(self.frame, self.rate)

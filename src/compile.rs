@@ -98,7 +98,7 @@ pub enum Asset {
 }
 
 /// What a graph layer plays.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum LayerSource {
     BlendTree(TreeId),
     Clip(ClipId),
@@ -106,6 +106,12 @@ pub enum LayerSource {
     Timeline {
         timeline: TimelineId,
         autoplay: bool,
+    },
+    /// A transition layer resting in state `initial` (a clip or blend tree name); fades report
+    /// completion `completion_delay` frames after they reach 1.
+    Transitions {
+        initial: String,
+        completion_delay: u64,
     },
 }
 
@@ -136,6 +142,9 @@ pub struct Snapshot {
     pub blend_trees: Vec<BlendTree>,
     pub timelines: Vec<Timeline>,
     pub graphs: Vec<GraphDef>,
+    /// The `[audio]` and `[hit_profiles]` catalogs (names only: tasks refer to them).
+    pub audio: BTreeSet<String>,
+    pub hit_profiles: BTreeSet<String>,
     /// Every asset by name (clips, blend trees, timelines and graphs share one namespace).
     pub assets: BTreeMap<String, Asset>,
     /// The files it was built from, in load order, with the assets each defines.
@@ -285,6 +294,7 @@ impl Builder<'_> {
         }
         self.declare_parameters(files);
         self.declared = self.snapshot.parameters.len();
+        self.declare_catalogs(files);
         // Every asset gets its id before any reference is resolved.
         let trees = self.claimed(files, |f| &f.blend_trees);
         let timelines = self.claimed(files, |f| &f.timelines);
@@ -348,35 +358,53 @@ impl Builder<'_> {
         true
     }
 
-    fn declare_parameters(&mut self, files: &[ParsedFile]) {
-        let mut seen: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    /// The first declaration of each name in a catalog-like section (parameters, audio, hit
+    /// profiles), reporting later duplicates across all files.
+    fn declared_once<'f, T>(
+        &mut self,
+        files: &'f [ParsedFile],
+        of: fn(&ParsedFile) -> &Vec<Named<T>>,
+        what: &str,
+    ) -> Vec<&'f Named<T>> {
+        let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        let mut first = Vec::new();
         for (f, file) in files.iter().enumerate() {
-            for p in &file.parameters {
-                if let Some((other_file, other_start)) = seen.get(&p.name) {
+            for entry in of(file) {
+                if let Some((other_file, other_start)) = seen.get(entry.name.as_str()) {
                     let other = &self.sources[*other_file];
                     let at = Diagnostic::error(&other.path, *other_start..*other_start, "").location(&other.text);
-                    self.error(
-                        f,
-                        p.span.clone(),
-                        format!("duplicate parameter `{}`; it is already declared at {at}", p.name),
-                        None,
-                    );
+                    let message = format!("duplicate {what} `{}`; it is already declared at {at}", entry.name);
+                    self.error(f, entry.span.clone(), message, None);
                     continue;
                 }
-                seen.insert(p.name.clone(), (f, p.span.start));
-                let v = &p.value;
-                self.snapshot.parameters.push(Parameter {
-                    name: p.name.clone(),
-                    default: v.default.as_ref().map_or(0.0, |d| *d.get_ref()),
-                    smooth_time: v.smooth_time.as_ref().map_or(0.0, |d| *d.get_ref()),
-                    max_speed: v.max_speed.as_ref().map_or(f64::INFINITY, |d| *d.get_ref()),
-                    dead_zone: v.dead_zone.as_ref().map_or(0.0, |d| *d.get_ref()),
-                    curve: v
-                        .curve
-                        .as_ref()
-                        .map_or(Vec::new(), |c| c.get_ref().iter().map(|p| (p.get_ref()[0], p.get_ref()[1])).collect()),
-                });
+                seen.insert(&entry.name, (f, entry.span.start));
+                first.push(entry);
             }
+        }
+        first
+    }
+
+    fn declare_catalogs(&mut self, files: &[ParsedFile]) {
+        self.snapshot.audio =
+            self.declared_once(files, |f| &f.audio, "audio").into_iter().map(|a| a.name.clone()).collect();
+        self.snapshot.hit_profiles =
+            self.declared_once(files, |f| &f.hit_profiles, "hit profile").into_iter().map(|h| h.name.clone()).collect();
+    }
+
+    fn declare_parameters(&mut self, files: &[ParsedFile]) {
+        for p in self.declared_once(files, |f| &f.parameters, "parameter") {
+            let v = &p.value;
+            self.snapshot.parameters.push(Parameter {
+                name: p.name.clone(),
+                default: v.default.as_ref().map_or(0.0, |d| *d.get_ref()),
+                smooth_time: v.smooth_time.as_ref().map_or(0.0, |d| *d.get_ref()),
+                max_speed: v.max_speed.as_ref().map_or(f64::INFINITY, |d| *d.get_ref()),
+                dead_zone: v.dead_zone.as_ref().map_or(0.0, |d| *d.get_ref()),
+                curve: v
+                    .curve
+                    .as_ref()
+                    .map_or(Vec::new(), |c| c.get_ref().iter().map(|p| (p.get_ref()[0], p.get_ref()[1])).collect()),
+            });
         }
     }
 

@@ -74,7 +74,6 @@ pub enum EventKind {
     Command {
         kind: String,
         source: String,
-        target: String,
         args: Vec<(String, String)>,
     },
     /// The entity's movement-lock source set became non-empty / empty.
@@ -205,8 +204,8 @@ impl EventKind {
             | EventKind::TaskDispose { clip, local_frame, task } => {
                 vec![("clip", text(clip)), ("local_frame", Int(*local_frame)), ("task", text(task))]
             }
-            EventKind::Command { kind, source, target, args } => {
-                let mut fields = vec![("type", text(kind)), ("source", text(source)), ("target", text(target))];
+            EventKind::Command { kind, source, args } => {
+                let mut fields = vec![("type", text(kind)), ("source", text(source))];
                 fields.extend(args.iter().map(|(k, v)| (arg_key(k), text(v))));
                 fields
             }

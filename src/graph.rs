@@ -12,9 +12,9 @@
 
 use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
-use crate::compile::{ClipId, GraphDef, LayerSource, ParamId, Snapshot, TreeId};
+use crate::compile::{Asset, ClipId, GraphDef, LayerSource, ParamId, Snapshot, TreeId};
 use crate::event::EventKind;
-use crate::time::Ticks;
+use crate::time::{FrameTime, Ticks};
 use crate::timeline::TimelineId;
 use crate::timeline::playback::{Playback, PlaybackState};
 use crate::transition::{Arbiter, Completion, Fade, Token};
@@ -28,6 +28,12 @@ pub struct ClipRuntime {
     pub clip: ClipId,
     pub name: String,
     pub time: f64,
+}
+
+impl ClipRuntime {
+    pub fn new(snapshot: &Snapshot, clip: ClipId) -> Self {
+        ClipRuntime { clip, name: snapshot.clips[clip].name.clone(), time: 0.0 }
+    }
 }
 
 /// A layer's timeline slot: the timeline it names and the playback on it, if any.
@@ -168,6 +174,16 @@ impl TransitionSet {
     }
 }
 
+/// What a transition state plays: the clip or blend tree of that name. Compile and
+/// `Session::transition` check the name first.
+pub fn state_source(snapshot: &Snapshot, name: &str) -> Source {
+    match snapshot.assets.get(name) {
+        Some(&Asset::BlendTree(tree)) => Source::BlendTree(TreeRuntime::new(snapshot, tree)),
+        Some(&Asset::Clip(clip)) => Source::Clip(ClipRuntime::new(snapshot, clip)),
+        other => unreachable!("transition state `{name}` is checked to be a clip or blend tree, found {other:?}"),
+    }
+}
+
 /// The event a completion produces.
 pub fn completion_event(layer: &str, token: &Token, outcome: Completion, rejected: u64) -> EventKind {
     let (layer, generation, from, to) = (layer.to_string(), token.generation, token.from.clone(), token.to.clone());
@@ -232,7 +248,14 @@ impl Source {
         }
     }
 
-    fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64, now: Ticks, events: &mut Vec<EventKind>) {
+    fn update(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        dt: f64,
+        now: FrameTime,
+        events: &mut Vec<EventKind>,
+    ) {
         match self {
             Source::BlendTree(tree) => tree.update(snapshot, params, dt),
             Source::Clip(clip) => {
@@ -375,36 +398,39 @@ impl Graph {
 
     /// The graph of `bl.spawn{ timeline = … }`: channel `body` plus the channels the
     /// timeline's masks name, one layer `timeline` playing it from time 0 at `now`.
-    pub fn for_timeline(snapshot: &Snapshot, timeline: TimelineId, now: Ticks, serial: u64) -> Self {
+    pub fn for_timeline(snapshot: &Snapshot, timeline: TimelineId, now: FrameTime, serial: u64) -> Self {
         let mut channels = vec![DEFAULT_CHANNEL.to_string()];
         for channel in snapshot.timelines[timeline].mask_channels() {
             if !channels.contains(&channel) {
                 channels.push(channel);
             }
         }
-        let playback = Playback::new(snapshot, timeline, &channels, now, Ticks::ZERO);
+        let playback = Playback::new(snapshot, timeline, &channels, now, Ticks::ZERO).with_serial(snapshot, serial);
         let slot = TimelineSlot { timeline, playback: Some(Box::new(playback)), serial };
         Graph::new(channels, vec![full_layer("timeline", Source::Timeline(slot))])
     }
 
     /// The graph of `bl.spawn{ graph = … }`; timeline layers with autoplay start at `now`
     /// with serials from `next_serial`.
-    pub fn from_def(snapshot: &Snapshot, def: &GraphDef, now: Ticks, next_serial: &mut u64) -> Self {
+    pub fn from_def(snapshot: &Snapshot, def: &GraphDef, now: FrameTime, next_serial: &mut u64) -> Self {
         let layers = def
             .layers
             .iter()
             .map(|l| {
-                let source = match l.source {
-                    LayerSource::BlendTree(tree) => Source::BlendTree(TreeRuntime::new(snapshot, tree)),
-                    LayerSource::Clip(clip) => {
-                        Source::Clip(ClipRuntime { clip, name: snapshot.clips[clip].name.clone(), time: 0.0 })
-                    }
-                    LayerSource::Timeline { timeline, autoplay } => {
-                        let playback = autoplay
-                            .then(|| Box::new(Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO)));
+                let source = match &l.source {
+                    &LayerSource::BlendTree(tree) => Source::BlendTree(TreeRuntime::new(snapshot, tree)),
+                    &LayerSource::Clip(clip) => Source::Clip(ClipRuntime::new(snapshot, clip)),
+                    &LayerSource::Timeline { timeline, autoplay } => {
                         *next_serial += 1;
+                        let playback = autoplay.then(|| {
+                            let playback = Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO);
+                            Box::new(playback.with_serial(snapshot, *next_serial))
+                        });
                         Source::Timeline(TimelineSlot { timeline, playback, serial: *next_serial })
                     }
+                    LayerSource::Transitions { initial, completion_delay } => Source::Transitions(Box::new(
+                        TransitionSet::new(&l.name, initial, state_source(snapshot, initial), *completion_delay),
+                    )),
                 };
                 Layer { name: l.name.clone(), weight: l.weight, mask: l.mask.clone(), additive: l.additive, source }
             })
@@ -467,6 +493,34 @@ impl Graph {
             }
         }
         all
+    }
+
+    /// The bottom-most transition layer: where `PlayAnimation` commands start transitions.
+    pub fn first_transition_layer(&self) -> Option<usize> {
+        self.layers.iter().position(|l| matches!(l.source, Source::Transitions(_)))
+    }
+
+    /// The transition set of layer `layer`, if it is a transition layer.
+    pub fn transition_set_mut(&mut self, layer: usize) -> Option<&mut TransitionSet> {
+        match &mut self.layers[layer].source {
+            Source::Transitions(set) => Some(set),
+            _ => None,
+        }
+    }
+
+    /// Begins a fade to `target` on transition layer `layer`; a state new to the layer adds
+    /// its leaves. `None` if the layer is not a transition layer.
+    pub fn begin_transition(
+        &mut self,
+        snapshot: &Snapshot,
+        layer: usize,
+        target: &str,
+        duration: f64,
+    ) -> Option<Token> {
+        let set = self.transition_set_mut(layer)?;
+        let token = set.begin(target, || state_source(snapshot, target), duration);
+        self.relist_leaves();
+        Some(token)
     }
 
     /// The layer a `play` without a layer name goes to: the top-most timeline layer, if any.
@@ -562,7 +616,7 @@ impl Graph {
         snapshot: &Snapshot,
         params: &[ParamState],
         dt: f64,
-        now: Ticks,
+        now: FrameTime,
         events: &mut Vec<EventKind>,
     ) {
         for layer in &mut self.layers {

@@ -10,6 +10,7 @@ pub mod blend;
 pub mod clock;
 pub mod compile;
 pub mod config;
+pub mod entity;
 pub mod event;
 pub mod graph;
 pub mod reload;

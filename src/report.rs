@@ -114,6 +114,11 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
         }
     }
 
+    for layer in graph.layers() {
+        if let Source::Transitions(set) = &layer.source {
+            let _ = writeln!(out, "  layer {}: {}", layer.name, transition_summary(set));
+        }
+    }
     let channels = graph.channels();
     let single = channels.len() == 1;
     let has_additive = graph.layers().iter().any(|l| l.additive);
@@ -225,6 +230,58 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
             }
         }
     }
+    out
+}
+
+/// The seven-step debugging chain of seed 003 for one actor at the current frame: each
+/// playback's local frame and state, each task clip's lifecycle state, the commands the
+/// entity received this frame and what it made of them, and the entity and arbiter state.
+pub fn trace_view(session: &Session, id: ActorId) -> String {
+    let actor = session.actor(id);
+    let snapshot = session.snapshot();
+    let clock = session.clock();
+    let mut out = format!("{} · trace · frame {} · {} s\n", actor.name, clock.frame(), clock.time());
+    for layer in actor.graph().layers() {
+        match &layer.source {
+            Source::Timeline(TimelineSlot { playback: Some(p), serial, .. }) => {
+                let def = &snapshot.timelines[p.timeline];
+                let _ = writeln!(
+                    out,
+                    "playback {}#{serial} on layer {}: {}, local frame {}",
+                    def.name,
+                    layer.name,
+                    p.state().name(),
+                    p.frame()
+                );
+                for (c, clip) in def.clips.iter().enumerate() {
+                    let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
+                    let flow = if task.flow { " (flow)" } else { "" };
+                    let state = p.lifecycle().clip_state(c);
+                    let _ = writeln!(out, "  {}  {}{flow}  frames {start}–{end}  {state}", clip.name, task.kind.name());
+                }
+            }
+            Source::Transitions(set) => {
+                let _ = writeln!(out, "layer {}: {}", layer.name, transition_summary(set));
+            }
+            _ => {}
+        }
+    }
+    let frame = clock.frame();
+    let commands: Vec<_> = actor.last_commands().iter().filter(|c| c.frame == frame).collect();
+    out.push_str(if commands.is_empty() { "commands this frame: none\n" } else { "commands this frame:\n" });
+    for command in commands {
+        let _ = writeln!(out, "  {}  {} → {}", command.kind, command.source, command.result);
+    }
+    let sources: Vec<&str> = actor.entity().lock_sources().collect();
+    let _ = writeln!(
+        out,
+        "entity: {}",
+        if sources.is_empty() {
+            "movement free".to_string()
+        } else {
+            format!("movement locked by {}", sources.join(", "))
+        }
+    );
     out
 }
 

@@ -13,10 +13,13 @@ use crate::blend::params::ParamState;
 use crate::clock::{Clock, ClockError};
 use crate::compile::{Asset, Snapshot};
 use crate::config::suggestion;
+use crate::entity::Entity;
 use crate::event::{Event, EventKind};
 use crate::graph::Graph;
-use crate::time::{Ticks, TimeError};
+use crate::graph::{Source, TransitionSet, completion_event};
+use crate::time::{FrameTime, Ticks, TimeError};
 use crate::timeline::playback::{Playback, PlaybackState, SeekPolicy};
+use crate::transition::{Completion, Token};
 
 pub type ActorId = usize;
 
@@ -53,11 +56,30 @@ pub struct Actor {
     /// One state per parameter of the snapshot, by parameter id.
     params: Vec<ParamState>,
     graph: Graph,
+    entity: Entity,
+    /// The commands routed to this actor in its last frame with commands, and what the
+    /// entity made of each (for traces).
+    last_commands: Vec<RoutedCommand>,
+}
+
+/// A command and its arbitration result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoutedCommand {
+    pub frame: i64,
+    pub kind: String,
+    pub source: String,
+    pub result: String,
 }
 
 impl Actor {
     pub fn graph(&self) -> &Graph {
         &self.graph
+    }
+    pub fn entity(&self) -> &Entity {
+        &self.entity
+    }
+    pub fn last_commands(&self) -> &[RoutedCommand] {
+        &self.last_commands
     }
     pub fn params(&self) -> &[ParamState] {
         &self.params
@@ -83,6 +105,14 @@ pub enum SessionError {
     NotATimelineLayer { actor: String, layer: String },
     #[error("this playback is no longer on its actor (it was replaced or the actor reloaded without it)")]
     PlaybackGone,
+    #[error("layer `{layer}` of actor `{actor}` is not a transition layer")]
+    NotATransitionLayer { actor: String, layer: String },
+    #[error("a transition takes a duration in seconds ≥ 0, got {0}")]
+    BadDuration(f64),
+    #[error("from_frame {frame} is outside the timeline's lifecycle 0..={lifetime}")]
+    FromFrameOutside { frame: i64, lifetime: i64 },
+    #[error("from_frame needs a timeline with a `frame_rate`")]
+    FromFrameWithoutRate,
     #[error("{0}")]
     Clock(#[from] ClockError),
     #[error("time {0}")]
@@ -109,6 +139,8 @@ pub struct Session {
     log: Vec<Event>,
     /// The last playback serial handed out.
     serial: u64,
+    /// Whether `clip_tick` events are recorded.
+    trace_ticks: bool,
     /// Final states of playbacks that left their layer (replaced by a new `play`).
     ended: std::collections::BTreeMap<u64, PlaybackState>,
 }
@@ -129,6 +161,7 @@ impl Session {
             schedule: Vec::new(),
             log: Vec::new(),
             serial: 0,
+            trace_ticks: false,
             ended: Default::default(),
         }
     }
@@ -173,10 +206,144 @@ impl Session {
     }
 
     /// Logs `events` for actor `id`, in order.
+    /// Tick events are kept only while tick tracing is on.
     fn log_actor(&mut self, id: ActorId, events: Vec<EventKind>) {
         let (frame, time) = (self.clock.frame(), self.clock.time());
         let actor = &self.actors[id].name;
-        self.log.extend(events.into_iter().map(|kind| Event { frame, time, actor: Some(actor.clone()), kind }));
+        let traced = |kind: &EventKind| self.trace_ticks || !matches!(kind, EventKind::ClipTick { .. });
+        let events = events.into_iter().filter(traced);
+        self.log.extend(events.map(|kind| Event { frame, time, actor: Some(actor.clone()), kind }));
+    }
+
+    /// Whether `clip_tick` events are recorded (off by default: they are many).
+    pub fn set_trace_ticks(&mut self, on: bool) {
+        self.trace_ticks = on;
+    }
+
+    /// Logs `events` for actor `id`, then hands the commands among them to its entity
+    /// (REFERENCE §7), logging what that causes.
+    fn log_and_route(&mut self, id: ActorId, events: Vec<EventKind>) {
+        let commands: Vec<EventKind> =
+            events.iter().filter(|e| matches!(e, EventKind::Command { .. })).cloned().collect();
+        self.log_actor(id, events);
+        self.route(id, commands);
+    }
+
+    /// Step (4) of a frame: each command reaches its entity in submission order.
+    fn route(&mut self, id: ActorId, commands: Vec<EventKind>) {
+        if commands.is_empty() {
+            return;
+        }
+        let frame = self.clock.frame();
+        self.actors[id].last_commands.retain(|c| c.frame == frame);
+        for command in commands {
+            let EventKind::Command { kind, source, args } = command else { continue };
+            let arg = |key: &str| args.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+            let (event, result) = match kind.as_str() {
+                "AcquireMovementLock" => {
+                    let a = self.actors[id].entity.acquire(&source);
+                    (a.event, a.result)
+                }
+                "ReleaseMovementLock" => {
+                    let a = self.actors[id].entity.release(&source);
+                    (a.event, a.result)
+                }
+                "PlayAnimation" => {
+                    let animation = arg("animation").unwrap_or_default();
+                    let fade = arg("fade").and_then(|f| f.parse().ok()).unwrap_or(0.0);
+                    match self.actors[id].graph.first_transition_layer() {
+                        Some(layer) => {
+                            let layer = self.actors[id].graph.layers()[layer].name.clone();
+                            match self.transition(id, &layer, &animation, fade) {
+                                Ok(token) => (None, format!("transition gen {} on layer {layer}", token.generation)),
+                                Err(e) => (None, format!("refused: {e}")),
+                            }
+                        }
+                        None => {
+                            let message =
+                                format!("{kind} from {source}: actor has no transition layer to play `{animation}` on");
+                            (Some(EventKind::Warning { message }), "no transition layer".to_string())
+                        }
+                    }
+                }
+                _ => (None, "delivered".to_string()),
+            };
+            self.actors[id].last_commands.push(RoutedCommand { frame, kind, source, result });
+            if let Some(event) = event {
+                self.log_actor(id, vec![event]);
+            }
+        }
+    }
+
+    /// Starts a transition on `layer` of `actor` to state `target` (a clip or blend tree)
+    /// over `duration` seconds (REFERENCE §5); logs `transition_begin`.
+    pub fn transition(
+        &mut self,
+        actor: ActorId,
+        layer: &str,
+        target: &str,
+        duration: f64,
+    ) -> Result<Token, SessionError> {
+        let index = self.transition_layer_index(actor, layer)?;
+        if !matches!(self.snapshot.assets.get(target), Some(Asset::Clip(_) | Asset::BlendTree(_))) {
+            return Err(SessionError::UnknownAsset {
+                kind: "transition state (clip or blend tree)",
+                name: target.into(),
+                hint: suggestion(target, self.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)))),
+            });
+        }
+        if !(duration.is_finite() && duration >= 0.0) {
+            return Err(SessionError::BadDuration(duration));
+        }
+        let now = self.clock.now();
+        let a = &mut self.actors[actor];
+        let token = a
+            .graph
+            .begin_transition(&self.snapshot, index, target, duration)
+            .ok_or_else(|| SessionError::NotATransitionLayer { actor: a.name.clone(), layer: layer.into() })?;
+        let mut events = Vec::new();
+        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        let (generation, from, to) = (token.generation, token.from.clone(), token.to.clone());
+        events.push(EventKind::TransitionBegin { layer: layer.into(), generation, from, to });
+        self.log_actor(actor, events);
+        Ok(token)
+    }
+
+    /// Delivers a completion for `token` on `layer` by hand: it commits only if it is the
+    /// pending token; otherwise it is rejected and counted.
+    pub fn complete(&mut self, actor: ActorId, layer: &str, token: &Token) -> Result<Completion, SessionError> {
+        let index = self.transition_layer_index(actor, layer)?;
+        let a = &mut self.actors[actor];
+        let set = a
+            .graph
+            .transition_set_mut(index)
+            .ok_or_else(|| SessionError::NotATransitionLayer { actor: a.name.clone(), layer: layer.into() })?;
+        let outcome = set.complete(token);
+        let event = completion_event(layer, token, outcome, set.arbiter.rejected());
+        self.log_actor(actor, vec![event]);
+        Ok(outcome)
+    }
+
+    /// The transition layer named `layer` of `actor`.
+    pub fn transition_set(&self, actor: ActorId, layer: &str) -> Result<&TransitionSet, SessionError> {
+        let index = self.transition_layer_index(actor, layer)?;
+        match &self.actors[actor].graph.layers()[index].source {
+            Source::Transitions(set) => Ok(set),
+            _ => Err(SessionError::NotATransitionLayer { actor: self.actors[actor].name.clone(), layer: layer.into() }),
+        }
+    }
+
+    fn transition_layer_index(&self, actor: ActorId, layer: &str) -> Result<usize, SessionError> {
+        let a = &self.actors[actor];
+        let index = a.graph.layer_index(layer).ok_or_else(|| SessionError::UnknownLayer {
+            actor: a.name.clone(),
+            name: layer.into(),
+            hint: suggestion(layer, a.graph.layers().iter().map(|l| l.name.as_str())),
+        })?;
+        match a.graph.layers()[index].source {
+            Source::Transitions(_) => Ok(index),
+            _ => Err(SessionError::NotATransitionLayer { actor: a.name.clone(), layer: layer.into() }),
+        }
     }
 
     /// Appends a `warning` event.
@@ -200,7 +367,7 @@ impl Session {
                 .iter()
                 .map(|p| old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| actor.params[o]))
                 .collect();
-            let now = self.clock.time();
+            let now = self.clock.now();
             match build_graph(&self.snapshot, &actor.spec, now, &mut self.serial) {
                 Ok(mut graph) => {
                     let actor = &mut self.actors[id];
@@ -232,10 +399,11 @@ impl Session {
         if self.actors.iter().any(|a| a.name == name) {
             return Err(SessionError::DuplicateActor(name.into()));
         }
-        let now = self.clock.time();
+        let now = self.clock.now();
         let graph = build_graph(&self.snapshot, &spec, now, &mut self.serial)?;
         let params = self.snapshot.parameters.iter().map(ParamState::at_default).collect();
-        let mut actor = Actor { name: name.into(), spec, params, graph };
+        let mut actor =
+            Actor { name: name.into(), spec, params, graph, entity: Entity::default(), last_commands: Vec::new() };
         let mut events = Vec::new();
         actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
         self.actors.push(actor);
@@ -275,11 +443,12 @@ impl Session {
                 None => self.actors[actor].graph.push_timeline_layer(timeline, id),
             },
         };
-        let now = self.clock.time();
+        let now = self.clock.now();
         self.serial += 1;
         let serial = self.serial;
         let a = &mut self.actors[actor];
-        let playback = Playback::new(&self.snapshot, id, a.graph.channels(), now, start);
+        let playback =
+            Playback::new(&self.snapshot, id, a.graph.channels(), now, start).with_serial(&self.snapshot, serial);
         let mut events = Vec::new();
         let replaced = a.graph.play(&self.snapshot, index, playback, serial, &mut events).ok_or_else(|| {
             SessionError::NotATimelineLayer { actor: a.name.clone(), layer: a.graph.layers()[index].name.clone() }
@@ -288,8 +457,22 @@ impl Session {
         if let Some((old, state)) = replaced {
             self.ended.insert(old, state);
         }
-        self.log_actor(actor, events);
+        self.log_and_route(actor, events);
         Ok(PlaybackHandle { actor, serial })
+    }
+
+    /// The timeline time where local frame `frame` of `timeline` starts, for
+    /// `play(…, { from_frame })`: the timeline needs a frame rate, and the frame must lie in
+    /// `0..=lifetime` (a timeline without tasks has no lifetime bound).
+    pub fn start_of_frame(&self, timeline: &str, frame: i64) -> Result<Ticks, SessionError> {
+        let Some(id) = self.snapshot.timeline_id(timeline) else { return Ok(Ticks::ZERO) };
+        let def = &self.snapshot.timelines[id];
+        let rate = def.frame_rate.ok_or(SessionError::FromFrameWithoutRate)?;
+        let lifetime = def.lifetime.unwrap_or(def.duration.last_frame_at(rate));
+        if !(0..=lifetime).contains(&frame) {
+            return Err(SessionError::FromFrameOutside { frame, lifetime });
+        }
+        Ok(Ticks::of_frame(frame, rate))
     }
 
     /// The playback now on `layer` (default: the top-most timeline layer), if any.
@@ -337,22 +520,22 @@ impl Session {
             None if self.ended.contains_key(&handle.serial) => return Ok(()),
             None => return Err(SessionError::PlaybackGone),
         }
-        let now = self.clock.time();
+        let now = self.clock.now();
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
-        self.log_actor(handle.actor, events);
+        self.log_and_route(handle.actor, events);
         Ok(())
     }
 
     /// Moves a playback to timeline time `to` (REFERENCE §3.7), recorded as a `seek` event.
     pub fn seek(&mut self, handle: PlaybackHandle, to: f64, policy: SeekPolicy) -> Result<(), SessionError> {
         let to = Ticks::from_secs(to)?;
-        let now = self.clock.time();
+        let now = self.clock.now();
         let mut events = Vec::new();
         let a = &mut self.actors[handle.actor];
         let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
         playback.seek(&self.snapshot, &a.params, now, to, policy, &mut events);
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
-        self.log_actor(handle.actor, events);
+        self.log_and_route(handle.actor, events);
         Ok(())
     }
 
@@ -402,9 +585,9 @@ impl Session {
     /// them, then calls [`Session::finish_frame`].
     pub fn begin_frame(&mut self, frame: i64) -> Vec<u64> {
         self.clock.enter(frame);
-        let now = self.clock.time();
+        let due_time = self.clock.time();
         let (due, later): (Vec<Scheduled>, Vec<Scheduled>) =
-            std::mem::take(&mut self.schedule).into_iter().partition(|s| s.due <= now);
+            std::mem::take(&mut self.schedule).into_iter().partition(|s| s.due <= due_time);
         self.schedule = later;
         due.into_iter().map(|s| s.callback).collect()
     }
@@ -412,19 +595,24 @@ impl Session {
     /// Steps (2)–(4) of the current frame: smoothing, then every actor in spawn order.
     pub fn finish_frame(&mut self) {
         let dt = self.clock.frame_seconds();
-        let now = self.clock.time();
+        let now = self.clock.now();
         for actor in &mut self.actors {
             for (state, param) in actor.params.iter_mut().zip(&self.snapshot.parameters) {
                 state.smooth(param, dt);
             }
         }
         let mut events = Vec::new();
+        let mut commands = Vec::new();
         for id in 0..self.actors.len() {
             let actor = &mut self.actors[id];
             actor.graph.update(&self.snapshot, &actor.params, dt, now, &mut events);
+            commands.extend(events.iter().filter(|e| matches!(e, EventKind::Command { .. })).map(|e| (id, e.clone())));
             if !events.is_empty() {
                 self.log_actor(id, std::mem::take(&mut events));
             }
+        }
+        for (id, command) in commands {
+            self.route(id, vec![command]);
         }
     }
 
@@ -441,7 +629,7 @@ impl Session {
 }
 
 /// The graph an actor spec asks for, from `snapshot`, starting timelines at `now`.
-fn build_graph(snapshot: &Snapshot, spec: &ActorSpec, now: Ticks, serial: &mut u64) -> Result<Graph, SessionError> {
+fn build_graph(snapshot: &Snapshot, spec: &ActorSpec, now: FrameTime, serial: &mut u64) -> Result<Graph, SessionError> {
     let unknown = |kind: &'static str, name: &str, of: fn(&Asset) -> bool| SessionError::UnknownAsset {
         kind,
         name: name.into(),

@@ -68,6 +68,27 @@ impl Ticks {
     }
 }
 
+/// A logic frame of a clock: its index and the clock's rate. Differences between two frames
+/// are computed from their indices (`of_frame(a − b)`), so they are exact — subtracting two
+/// rounded frame times could be a tick off.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FrameTime {
+    pub frame: i64,
+    pub rate: u32,
+}
+
+impl FrameTime {
+    /// The frame's time.
+    pub fn time(self) -> Ticks {
+        Ticks::of_frame(self.frame, self.rate)
+    }
+
+    /// The time from `earlier` to this frame.
+    pub fn since(self, earlier: FrameTime) -> Ticks {
+        Ticks::of_frame(self.frame - earlier.frame, self.rate)
+    }
+}
+
 impl std::ops::Add for Ticks {
     type Output = Ticks;
     fn add(self, rhs: Ticks) -> Ticks {

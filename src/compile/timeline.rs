@@ -9,13 +9,18 @@ use toml::Spanned;
 use super::{Asset, Builder, GraphDef, LayerDef, LayerSource, MaskCheck, Motion, Named};
 use crate::config::suggestion;
 use crate::config::timeline::{
-    CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTimeline, RawTimelineClip, RawTrack,
-    TrackKind,
+    CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTask, RawTimeline, RawTimelineClip,
+    RawTrack, TrackKind,
 };
 use crate::graph::DEFAULT_CHANNEL;
 use crate::time::Ticks;
 use crate::timeline::interval_tree::{Entry, IntervalTree};
-use crate::timeline::{ClipMotion, Curve, Marker, Timeline, TimelineClip, TimelineLayer, TimelineTrack};
+use crate::timeline::{
+    ClipMotion, Curve, Marker, Task, TaskKind, Timeline, TimelineClip, TimelineLayer, TimelineTrack,
+};
+
+/// Seconds of the crossfade a `PlayAnimation` task starts when it names none.
+const DEFAULT_FADE: f64 = 0.1;
 
 /// Gaps this short (1e-11 s) count as no gap.
 const GAP_EPSILON: Ticks = Ticks(10);
@@ -44,6 +49,8 @@ impl Builder<'_> {
             tracks: Vec::new(),
             markers: Vec::new(),
             tree: IntervalTree::default(),
+            lifetime: None,
+            loop_frame: 0,
         };
         let mut pending: Vec<Pending> = Vec::new();
         let mut markers: Vec<&Spanned<RawMarker>> = raw.markers.iter().collect();
@@ -59,11 +66,21 @@ impl Builder<'_> {
             (DurationMode::Fixed, Some(d)) => Ticks::from_secs(*d.get_ref()).unwrap_or(Ticks::ZERO),
             _ => Ticks(latest_end.0.saturating_sub(1).max(0)),
         };
+        let loop_frame = pending
+            .iter()
+            .filter(|p| p.raw.get_ref().loop_start)
+            .filter_map(|p| p.clip.frames)
+            .map(|f| f.0)
+            .min()
+            .unwrap_or(0);
         timeline.clips = pending.into_iter().map(|p| p.clip).collect();
         for layer in &mut timeline.layers {
             layer.clips.sort_by_key(|&c| (timeline.clips[c].start, timeline.clips[c].end));
         }
         timeline.markers = self.markers(file, &markers, frame_rate, timeline.duration);
+        timeline.lifetime =
+            timeline.clips.iter().filter(|c| c.task.is_some()).filter_map(|c| c.frames).map(|f| f.1).max();
+        timeline.loop_frame = loop_frame;
         let entries = timeline
             .clips
             .iter()
@@ -170,7 +187,154 @@ impl Builder<'_> {
             post: c.post_extrapolation.as_ref().map_or(default_mode, |m| *m.get_ref()),
             ext_start: start,
             ext_end: end,
-            frames,
+            frames: frames.or_else(|| {
+                // Task clips given in seconds live on the frames they cover.
+                let rate = rate.filter(|_| c.task.is_some())?;
+                let first = (start.secs() * rate as f64).round() as i64;
+                Some((first, ((end.secs() * rate as f64).round() as i64 - 1).max(first)))
+            }),
+            task: c.task.as_ref().and_then(|t| self.task(file, t, rate)),
+        }
+    }
+
+    /// Checks a task against the task types and the catalogs (REFERENCE §7).
+    fn task(&mut self, file: usize, raw: &Spanned<RawTask>, rate: Option<u32>) -> Option<Task> {
+        let t = raw.get_ref();
+        if rate.is_none() {
+            self.error(
+                file,
+                raw.span(),
+                "clips with tasks need the timeline's `frame_rate` (tasks run on logic frames)".into(),
+                None,
+            );
+        }
+        let flow = match t.scope.as_ref().map(|s| s.get_ref().as_str()) {
+            None | Some("clip") => false,
+            Some("flow") => true,
+            Some(other) => {
+                let span = t.scope.as_ref().map_or(raw.span(), |s| s.span());
+                let hint = suggestion(other, ["clip", "flow"]);
+                self.error(file, span, format!("unknown task scope `{other}` (known: clip, flow)"), hint);
+                false
+            }
+        };
+        let kind_name = t.kind.get_ref().as_str();
+        let fields: [(&str, bool); 6] = [
+            ("animation", t.animation.is_some()),
+            ("audio", t.audio.is_some()),
+            ("hit_profile", t.hit_profile.is_some()),
+            ("name", t.name.is_some()),
+            ("payload", t.payload.is_some()),
+            ("fade", t.fade.is_some()),
+        ];
+        let wanted: &[&str] = match kind_name {
+            "PlayAnimation" => &["animation", "fade"],
+            "PlayAudio" => &["audio"],
+            "ApplyHit" => &["hit_profile"],
+            "MovementLock" => &[],
+            "Emit" => &["name", "payload"],
+            other => {
+                let hint = suggestion(other, TaskKind::NAMES.iter().copied());
+                let message = format!("unknown task type `{other}` (known: {})", TaskKind::NAMES.join(", "));
+                self.error(file, t.kind.span(), message, hint);
+                return None;
+            }
+        };
+        for (field, present) in fields {
+            if present && !wanted.contains(&field) {
+                self.error(
+                    file,
+                    raw.span(),
+                    format!(
+                        "`{field}` does not apply to a {kind_name} task (it takes: {})",
+                        if wanted.is_empty() { "nothing".to_string() } else { wanted.join(", ") }
+                    ),
+                    None,
+                );
+            }
+        }
+        let kind = match kind_name {
+            "PlayAnimation" => {
+                let animation = self.required(file, raw, &t.animation, "animation", kind_name)?;
+                let is_state =
+                    matches!(self.snapshot.assets.get(animation.get_ref()), Some(Asset::Clip(_) | Asset::BlendTree(_)));
+                if !is_state {
+                    let names = self.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)));
+                    let hint = suggestion(animation.get_ref(), names);
+                    self.error(
+                        file,
+                        animation.span(),
+                        format!("unknown animation `{}`: no clip or blend tree has that name", animation.get_ref()),
+                        hint,
+                    );
+                }
+                let fade = t.fade.as_ref().map_or(DEFAULT_FADE, |f| *f.get_ref());
+                if !(fade.is_finite() && fade >= 0.0) {
+                    self.error(
+                        file,
+                        t.fade.as_ref().map_or(raw.span(), |f| f.span()),
+                        format!("fade must be ≥ 0 seconds, got {fade}"),
+                        None,
+                    );
+                }
+                TaskKind::PlayAnimation { animation: animation.get_ref().clone(), fade }
+            }
+            "PlayAudio" => {
+                let audio = self.required(file, raw, &t.audio, "audio", kind_name)?;
+                self.catalog_reference(file, audio, "audio", |s| &s.audio);
+                TaskKind::PlayAudio { audio: audio.get_ref().clone() }
+            }
+            "ApplyHit" => {
+                let profile = self.required(file, raw, &t.hit_profile, "hit_profile", kind_name)?;
+                self.catalog_reference(file, profile, "hit profile", |s| &s.hit_profiles);
+                TaskKind::ApplyHit { hit_profile: profile.get_ref().clone() }
+            }
+            "MovementLock" => TaskKind::MovementLock,
+            _ => {
+                let name = self.required(file, raw, &t.name, "name", kind_name)?;
+                let payload = t.payload.as_ref().map_or(Vec::new(), |p| {
+                    p.get_ref()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                        .collect()
+                });
+                TaskKind::Emit { name: name.get_ref().clone(), payload }
+            }
+        };
+        Some(Task { kind, flow })
+    }
+
+    fn required<'t>(
+        &mut self,
+        file: usize,
+        raw: &Spanned<RawTask>,
+        field: &'t Option<Spanned<String>>,
+        key: &str,
+        kind: &str,
+    ) -> Option<&'t Spanned<String>> {
+        if field.is_none() {
+            self.error(file, raw.span(), format!("a {kind} task needs `{key}`"), None);
+        }
+        field.as_ref()
+    }
+
+    /// A name that must be in one of the snapshot's catalogs.
+    fn catalog_reference(
+        &mut self,
+        file: usize,
+        name: &Spanned<String>,
+        what: &str,
+        catalog: fn(&crate::compile::Snapshot) -> &std::collections::BTreeSet<String>,
+    ) {
+        let names = catalog(&self.snapshot);
+        if !names.contains(name.get_ref()) {
+            let hint = suggestion(name.get_ref(), names.iter().map(String::as_str));
+            let message = format!(
+                "unknown {what} `{}`: it is not in the [{}] catalog",
+                name.get_ref(),
+                if what == "audio" { "audio" } else { "hit_profiles" }
+            );
+            self.error(file, name.span(), message, hint);
         }
     }
 
@@ -401,10 +565,7 @@ impl Builder<'_> {
             (Some(n), _, _, _) => (n, "blend tree"),
             (_, Some(n), _, _) => (n, "timeline"),
             (_, _, Some(n), _) => (n, "clip"),
-            (_, _, _, Some(n)) => {
-                self.error(file, n.span(), "transition layers are not supported yet".into(), None);
-                return None;
-            }
+            (_, _, _, Some(n)) => (n, "state"),
             _ => return None,
         };
         let found = self.snapshot.assets.get(name.get_ref()).copied();
@@ -414,12 +575,18 @@ impl Builder<'_> {
             ("timeline", Some(Asset::Timeline(id))) => {
                 LayerSource::Timeline { timeline: id, autoplay: l.autoplay.unwrap_or(true) }
             }
+            ("state", Some(Asset::Clip(_) | Asset::BlendTree(_))) => LayerSource::Transitions {
+                initial: name.get_ref().clone(),
+                completion_delay: l.completion_delay.as_ref().map_or(0, |d| (*d.get_ref()).max(0) as u64),
+            },
             _ => {
                 let kinds: fn(&Asset) -> bool = match want {
                     "blend tree" => |a| matches!(a, Asset::BlendTree(_)),
                     "clip" => |a| matches!(a, Asset::Clip(_)),
+                    "state" => |a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)),
                     _ => |a| matches!(a, Asset::Timeline(_)),
                 };
+                let want = if want == "state" { "clip or blend tree (transition state)" } else { want };
                 let hint = suggestion(name.get_ref(), self.snapshot.names_of(kinds));
                 self.error(file, name.span(), format!("no {want} named `{}`", name.get_ref()), hint);
                 return None;

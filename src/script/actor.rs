@@ -10,10 +10,11 @@ use super::Shared;
 use super::api::located;
 use crate::config::suggestion;
 use crate::graph::Graph;
-use crate::report::{explain, graph_view, weight_table};
+use crate::report::{explain, graph_view, trace_view, weight_table};
 use crate::session::{ActorId, PlaybackHandle};
 use crate::time::Ticks;
 use crate::timeline::playback::SeekPolicy;
+use crate::transition::{Completion, Token};
 
 /// Registry key of the table `{ actor = {…}, playback = {…} }` of wrapped methods.
 pub(crate) const METHODS_KEY: &str = "blendlab.methods";
@@ -213,9 +214,16 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             let id = actor_id(&this)?;
             let layer: Option<String> = options.as_ref().map(|o| o.get("layer")).transpose()?.flatten();
             let from: Option<f64> = options.as_ref().map(|o| o.get("from")).transpose()?.flatten();
-            let start =
-                Ticks::from_secs(from.unwrap_or(0.0)).map_err(|e| located(lua, format!("actor:play: from: {e}")))?;
+            let from_frame: Option<i64> = options.as_ref().map(|o| o.get("from_frame")).transpose()?.flatten();
             let mut host = s.borrow_mut();
+            let start = match (from, from_frame) {
+                (Some(_), Some(_)) => {
+                    return Err(located(lua, "actor:play: give `from` (seconds) or `from_frame`, not both"));
+                }
+                (_, Some(frame)) => host.session.start_of_frame(&timeline, frame),
+                (from, None) => Ticks::from_secs(from.unwrap_or(0.0)).map_err(Into::into),
+            }
+            .map_err(|e| located(lua, format!("actor:play: {e}")))?;
             if host.session.snapshot().timeline_id(&timeline).is_none() {
                 let message = host.session.play(id, &timeline, layer.as_deref(), start).err().map(|e| e.to_string());
                 return Ok((mlua::Value::Nil, message));
@@ -312,5 +320,106 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             handle.map(|h| lua.create_userdata(Handle::Playback(h))).transpose()
         })?,
     )?;
+    let s = state.clone();
+    raw.set(
+        "playback_frame",
+        lua.create_function(move |lua, this: Actor| {
+            let host = s.borrow();
+            let handle = playback(&this)?;
+            let graph = host.session.actor(handle.actor).graph();
+            let playback = graph
+                .playback(handle.serial)
+                .ok_or_else(|| located(lua, "playback:frame: this playback is no longer on its actor"))?;
+            Ok(playback.frame())
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_transition",
+        lua.create_function(move |lua, (this, layer, target, duration): (Actor, String, String, f64)| {
+            let id = actor_id(&this)?;
+            let token = s
+                .borrow_mut()
+                .session
+                .transition(id, &layer, &target, duration)
+                .map_err(|e| located(lua, format!("actor:transition: {e}")))?;
+            token_table(lua, &token)
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_complete",
+        lua.create_function(move |lua, (this, layer, token): (Actor, String, Table)| {
+            let id = actor_id(&this)?;
+            let token = token_from(lua, &token)?;
+            let outcome = s
+                .borrow_mut()
+                .session
+                .complete(id, &layer, &token)
+                .map_err(|e| located(lua, format!("actor:complete: {e}")))?;
+            Ok(match outcome {
+                Completion::Committed => "committed",
+                Completion::Stale => "stale",
+                Completion::Duplicate => "duplicate",
+            })
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_arbiter",
+        lua.create_function(move |lua, (this, layer): (Actor, String)| {
+            let id = actor_id(&this)?;
+            let host = s.borrow();
+            let set =
+                host.session.transition_set(id, &layer).map_err(|e| located(lua, format!("actor:arbiter: {e}")))?;
+            let table = lua.create_table()?;
+            table.set("state", set.arbiter.current())?;
+            table.set("pending", set.arbiter.pending().map(|t| token_table(lua, t)).transpose()?)?;
+            table.set("rejected", set.arbiter.rejected())?;
+            Ok(table)
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_locked",
+        lua.create_function(move |_, this: Actor| {
+            let host = s.borrow();
+            let entity = host.session.actor(actor_id(&this)?).entity();
+            Ok((entity.locked(), entity.lock_sources().map(str::to_string).collect::<Vec<_>>()))
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
+        "actor_trace",
+        lua.create_function(move |_, this: Actor| {
+            let host = s.borrow();
+            Ok(trace_view(&host.session, actor_id(&this)?).trim_end().to_string())
+        })?,
+    )?;
     Ok(())
+}
+
+/// A token as Lua sees it: `{ generation, from, to }`.
+fn token_table(lua: &Lua, token: &Token) -> mlua::Result<Table> {
+    let table = lua.create_table()?;
+    table.set("generation", token.generation)?;
+    table.set("from", token.from.as_str())?;
+    table.set("to", token.to.as_str())?;
+    Ok(table)
+}
+
+/// A token back from Lua; anything else is an error that says what a token looks like.
+fn token_from(lua: &Lua, table: &Table) -> mlua::Result<Token> {
+    let generation: Option<u64> = table.get("generation").ok().flatten();
+    let from: Option<String> = table.get("from").ok().flatten();
+    let to: Option<String> = table.get("to").ok().flatten();
+    match (generation, from, to) {
+        (Some(generation), Some(from), Some(to)) => Ok(Token { generation, from, to }),
+        _ => Err(located(lua, "actor:complete: a token is a table { generation = n, from = \"…\", to = \"…\" }")),
+    }
 }

@@ -120,6 +120,15 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
 
     let s = state.clone();
     bl.set(
+        "trace_ticks",
+        lua.create_function(move |_, on: Option<bool>| {
+            s.borrow_mut().session.set_trace_ticks(on.unwrap_or(true));
+            Ok(())
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
         "rate",
         lua.create_function(move |lua, hz: Option<f64>| {
             let mut host = s.borrow_mut();

@@ -5,6 +5,7 @@
 //! [`playback::Playback`].
 
 pub mod interval_tree;
+pub mod lifecycle;
 pub mod playback;
 
 use crate::compile::{ClipId, TreeId};
@@ -34,6 +35,43 @@ impl Curve {
             Curve::Keys(keys) => crate::blend::params::apply_curve(keys, p),
         }
     }
+}
+
+/// What a task does (REFERENCE §7); tasks only submit commands, entities act on them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskKind {
+    /// Begin: start a transition to `animation` on the target's transition layer.
+    PlayAnimation { animation: String, fade: f64 },
+    /// Begin: play a sound of the `[audio]` catalog.
+    PlayAudio { audio: String },
+    /// Begin: apply a hit profile of the `[hit_profiles]` catalog.
+    ApplyHit { hit_profile: String },
+    /// Begin acquires the target's movement lock; Finish and Interrupt release it.
+    MovementLock,
+    /// Begin: a command named `name` with a payload, for Lua to act on (`bl.on("command")`).
+    Emit { name: String, payload: Vec<(String, String)> },
+}
+
+impl TaskKind {
+    pub const NAMES: &[&str] = &["PlayAnimation", "PlayAudio", "ApplyHit", "MovementLock", "Emit"];
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            TaskKind::PlayAnimation { .. } => "PlayAnimation",
+            TaskKind::PlayAudio { .. } => "PlayAudio",
+            TaskKind::ApplyHit { .. } => "ApplyHit",
+            TaskKind::MovementLock => "MovementLock",
+            TaskKind::Emit { .. } => "Emit",
+        }
+    }
+}
+
+/// A clip's task: what it does, and whether it is flow-scoped (Disposed when the playback
+/// ends, after every Finish and Interrupt, in reverse order of Begin).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    pub kind: TaskKind,
+    pub flow: bool,
 }
 
 /// What a timeline clip plays.
@@ -70,6 +108,7 @@ pub struct TimelineClip {
     pub ext_end: Ticks,
     /// Inclusive logic frames at the timeline's frame rate (for task lifecycles).
     pub frames: Option<(i64, i64)>,
+    pub task: Option<Task>,
 }
 
 impl TimelineClip {
@@ -181,6 +220,12 @@ pub struct Timeline {
     pub markers: Vec<Marker>,
     /// Over the animation clips' active intervals.
     pub tree: IntervalTree,
+    /// The largest `end_frame` of a task clip (derived, never written): the playback's
+    /// lifecycle completes after processing it. `None` without tasks.
+    pub lifetime: Option<i64>,
+    /// Where a looping lifecycle replays from: the earliest start frame of a clip marked
+    /// `loop = true`, else 0.
+    pub loop_frame: i64,
 }
 
 impl PartialEq for Timeline {
@@ -228,6 +273,7 @@ mod tests {
             ext_start: start_t,
             ext_end: end,
             frames: None,
+            task: None,
         }
     }
 

@@ -14,8 +14,9 @@ use crate::blend::params::ParamState;
 use crate::compile::Snapshot;
 use crate::config::timeline::WrapMode;
 use crate::event::EventKind;
-use crate::time::Ticks;
+use crate::time::{FrameTime, Ticks};
 
+use super::lifecycle::Lifecycle;
 use super::{ClipMotion, Timeline, TimelineId};
 
 /// Where a playback is in its life.
@@ -94,8 +95,8 @@ enum Inner {
 #[derive(Clone, Debug)]
 pub struct Playback {
     pub timeline: TimelineId,
-    /// Clock time at which the raw timeline time was `anchor_time`.
-    anchor: Ticks,
+    /// The clock frame at which the raw timeline time was `anchor_time`.
+    anchor: FrameTime,
     anchor_time: Ticks,
     state: PlaybackState,
     /// Raw (unwrapped) timeline time of the last evaluation that fired markers; `None`
@@ -131,6 +132,8 @@ pub struct Playback {
     is_live: Vec<bool>,
     inner: Vec<Inner>,
     leaves: Vec<PlaybackLeaf>,
+    /// Task lifecycles (REFERENCE §4).
+    lifecycle: Lifecycle,
     /// `shares[channel][leaf]`, `coverage[channel]`, `output[channel]`.
     shares: Vec<Vec<f64>>,
     coverage: Vec<f64>,
@@ -140,7 +143,7 @@ pub struct Playback {
 impl Playback {
     /// A playback of `timeline` starting at timeline time `start` at clock time `now`, over the
     /// actor's `channels` (mask names not among them affect nothing).
-    pub fn new(snapshot: &Snapshot, timeline: TimelineId, channels: &[String], now: Ticks, start: Ticks) -> Self {
+    pub fn new(snapshot: &Snapshot, timeline: TimelineId, channels: &[String], now: FrameTime, start: Ticks) -> Self {
         let def = &snapshot.timelines[timeline];
         let clips = def.clips.len();
         let mut leaves = Vec::new();
@@ -184,6 +187,7 @@ impl Playback {
                 l.mask.as_ref().map(|m| m.iter().filter_map(|name| channels.iter().position(|c| c == name)).collect())
             })
             .collect();
+        let lifecycle = Lifecycle::new(def, start, format!("{}#0", def.name));
         let zeros = vec![0.0; clips];
         Playback {
             timeline,
@@ -210,6 +214,7 @@ impl Playback {
             live: Vec::new(),
             is_live: vec![false; leaves.len()],
             inner,
+            lifecycle,
             shares: vec![vec![0.0; leaves.len()]; channels.len()],
             coverage: vec![0.0; channels.len()],
             output: vec![0.0; channels.len()],
@@ -229,6 +234,9 @@ impl Playback {
         let mut new = Playback::new(snapshot, timeline, channels, self.anchor, self.anchor_time);
         new.state = self.state;
         new.last = self.last;
+        if clip_names(snapshot, timeline) == clip_names(old_snapshot, self.timeline) {
+            new.lifecycle = self.lifecycle.clone();
+        }
         new.start = self.start;
         new.time = self.time;
         let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
@@ -244,6 +252,23 @@ impl Playback {
         }
         new.active.sort_unstable();
         new
+    }
+
+    /// Names this playback `serial` in its tasks' source ids (`timeline#serial/clip`).
+    pub fn with_serial(mut self, snapshot: &Snapshot, serial: u64) -> Self {
+        let def = &snapshot.timelines[self.timeline];
+        self.lifecycle = Lifecycle::new(def, self.start, format!("{}#{serial}", def.name));
+        self
+    }
+
+    /// The last local frame of the task lifecycle processed (−1 before the first).
+    pub fn frame(&self) -> i64 {
+        self.lifecycle.frame()
+    }
+
+    /// The task lifecycle, for traces.
+    pub fn lifecycle(&self) -> &Lifecycle {
+        &self.lifecycle
     }
 
     pub fn state(&self) -> PlaybackState {
@@ -304,8 +329,8 @@ impl Playback {
     }
 
     /// The raw timeline time at clock time `now`.
-    fn raw_time(&self, now: Ticks) -> Ticks {
-        self.anchor_time + (now - self.anchor)
+    fn raw_time(&self, now: FrameTime) -> Ticks {
+        self.anchor_time + now.since(self.anchor)
     }
 
     /// One logic frame at clock time `now` (`dt` seconds per frame): markers, wrap, weights.
@@ -313,7 +338,7 @@ impl Playback {
         &mut self,
         snapshot: &Snapshot,
         params: &[ParamState],
-        now: Ticks,
+        now: FrameTime,
         dt: f64,
         events: &mut Vec<EventKind>,
     ) {
@@ -322,10 +347,11 @@ impl Playback {
         }
         let def = &snapshot.timelines[self.timeline];
         let raw = self.raw_time(now);
+        let lifecycle_done = self.lifecycle.advance(def, raw, events);
         let from = self.last;
         self.fire_window(def, from, raw, events);
         self.last = Some(raw);
-        let done = def.wrap == WrapMode::None && raw >= def.duration;
+        let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
         self.evaluate(snapshot, params, wrap(def, raw), dt, events);
         if done {
             self.stop(snapshot, PlaybackState::Complete, events);
@@ -338,7 +364,7 @@ impl Playback {
         &mut self,
         snapshot: &Snapshot,
         params: &[ParamState],
-        now: Ticks,
+        now: FrameTime,
         events: &mut Vec<EventKind>,
     ) {
         if self.state == PlaybackState::Playing {
@@ -354,7 +380,7 @@ impl Playback {
         &mut self,
         snapshot: &Snapshot,
         params: &[ParamState],
-        now: Ticks,
+        now: FrameTime,
         to: Ticks,
         policy: SeekPolicy,
         events: &mut Vec<EventKind>,
@@ -381,6 +407,7 @@ impl Playback {
             return;
         }
         let def = &snapshot.timelines[self.timeline];
+        self.lifecycle.end(def, state == PlaybackState::Interrupted, events);
         for &c in &self.active {
             let c = c as usize;
             self.enabled[c] = false;
@@ -626,6 +653,12 @@ pub struct MixerView<'a> {
     pub layer_raw: &'a [f64],
     pub layer_inputs: &'a [f64],
     pub track_outputs: &'a [f64],
+}
+
+/// The names of a timeline's clips, in order (a lifecycle carries over a reload only when
+/// they are unchanged).
+fn clip_names(snapshot: &Snapshot, timeline: TimelineId) -> Vec<&str> {
+    snapshot.timelines[timeline].clips.iter().map(|c| c.name.as_str()).collect()
 }
 
 /// NormalizeMixer on one input: `w / sum` when `0 < sum < 1`, else `w`.

@@ -1,0 +1,152 @@
+//! Task lifecycles of one playback (seed 003, REFERENCE §4): logic frames at the timeline's
+//! frame rate, run one by one with catch-up; per frame and clip (track order, clip order):
+//! Begin when a not-yet-begun clip's `[start_frame, end_frame]` contains the frame, Tick
+//! while begun and inside, Finish at `end_frame`. Tasks only submit commands (§7).
+
+use super::{TaskKind, Timeline};
+use crate::event::EventKind;
+use crate::time::Ticks;
+
+/// A lifecycle step of a task.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Phase {
+    Begin,
+    Finish,
+    Interrupt,
+}
+
+/// The per-playback task state.
+#[derive(Clone, Debug)]
+pub struct Lifecycle {
+    /// The last local frame processed (−1, or `from_frame − 1`, before the first).
+    frame: i64,
+    /// Frames to subtract from the raw frame index: one lifecycle length per replayed loop.
+    offset: i64,
+    begun: Vec<bool>,
+    finished: Vec<bool>,
+    /// Flow-scoped clips in the order they began.
+    flow: Vec<usize>,
+    /// `timeline#serial`: prefix of every task's source id.
+    source: String,
+}
+
+impl Lifecycle {
+    /// A lifecycle that will next run the frame containing timeline time `start`.
+    pub fn new(def: &Timeline, start: Ticks, source: String) -> Self {
+        let first = def.frame_rate.map_or(0, |rate| start.last_frame_at(rate));
+        Lifecycle {
+            frame: first - 1,
+            offset: 0,
+            begun: vec![false; def.clips.len()],
+            finished: vec![false; def.clips.len()],
+            flow: Vec::new(),
+            source,
+        }
+    }
+
+    /// The last local frame processed.
+    pub fn frame(&self) -> i64 {
+        self.frame
+    }
+
+    /// Each task clip's state: `pending`, `running` or `done`.
+    pub fn clip_state(&self, clip: usize) -> &'static str {
+        match (self.begun[clip], self.finished[clip]) {
+            (false, _) => "pending",
+            (true, false) => "running",
+            (true, true) => "done",
+        }
+    }
+
+    /// Runs every local frame whose time is ≤ raw timeline time `raw`, in order. Returns true
+    /// when a non-looping lifecycle has processed `lifetime` (the playback completes); a
+    /// looping one replays from `loop_frame` with every clip pending again.
+    pub fn advance(&mut self, def: &Timeline, raw: Ticks, events: &mut Vec<EventKind>) -> bool {
+        let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return false };
+        let raw_frame = raw.last_frame_at(rate);
+        while self.frame < raw_frame - self.offset {
+            self.frame += 1;
+            self.run_frame(def, self.frame, events);
+            if self.frame >= lifetime {
+                if def.wrap != crate::config::timeline::WrapMode::Loop {
+                    return true;
+                }
+                self.offset += self.frame + 1 - def.loop_frame;
+                self.frame = def.loop_frame - 1;
+                self.begun.fill(false);
+                self.finished.fill(false);
+            }
+        }
+        false
+    }
+
+    fn run_frame(&mut self, def: &Timeline, frame: i64, events: &mut Vec<EventKind>) {
+        for (c, clip) in def.clips.iter().enumerate() {
+            let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
+            let inside = start <= frame && frame <= end;
+            let event =
+                |make: fn(String, i64, String) -> EventKind| make(clip.name.clone(), frame, task.kind.name().into());
+            if !self.begun[c] && inside {
+                self.begun[c] = true;
+                if task.flow {
+                    self.flow.push(c);
+                }
+                events.push(event(|clip, local_frame, task| EventKind::ClipBegin { clip, local_frame, task }));
+                events.extend(self.command(def, c, Phase::Begin));
+            }
+            if self.begun[c] && !self.finished[c] && inside {
+                events.push(event(|clip, local_frame, task| EventKind::ClipTick { clip, local_frame, task }));
+            }
+            if frame == end && self.begun[c] && !self.finished[c] {
+                self.finished[c] = true;
+                events.push(event(|clip, local_frame, task| EventKind::ClipFinish { clip, local_frame, task }));
+                events.extend(self.command(def, c, Phase::Finish));
+            }
+        }
+    }
+
+    /// The end of the playback: when `interrupted`, every begun, unfinished clip gets
+    /// Interrupt (clip order) and is marked finished; then flow-scoped tasks that began get
+    /// Dispose, in reverse order of Begin. A second call does nothing.
+    pub fn end(&mut self, def: &Timeline, interrupted: bool, events: &mut Vec<EventKind>) {
+        for c in 0..def.clips.len() {
+            let Some(task) = &def.clips[c].task else { continue };
+            if interrupted && self.begun[c] && !self.finished[c] {
+                self.finished[c] = true;
+                let (clip, local_frame, task) = (def.clips[c].name.clone(), self.frame, task.kind.name().to_string());
+                events.push(EventKind::ClipInterrupt { clip, local_frame, task });
+                events.extend(self.command(def, c, Phase::Interrupt));
+            }
+        }
+        for c in std::mem::take(&mut self.flow).into_iter().rev() {
+            let task = def.clips[c].task.as_ref().map_or("", |t| t.kind.name()).to_string();
+            events.push(EventKind::TaskDispose { clip: def.clips[c].name.clone(), local_frame: self.frame, task });
+        }
+    }
+
+    /// The command a task submits at `phase`, if any.
+    fn command(&self, def: &Timeline, clip: usize, phase: Phase) -> Option<EventKind> {
+        let task = def.clips[clip].task.as_ref()?;
+        let arg = |key: &str, value: &str| (key.to_string(), value.to_string());
+        let (kind, args) = match (&task.kind, phase) {
+            (TaskKind::PlayAnimation { animation, fade }, Phase::Begin) => {
+                ("PlayAnimation", vec![arg("animation", animation), arg("fade", &fade.to_string())])
+            }
+            (TaskKind::PlayAudio { audio }, Phase::Begin) => ("PlayAudio", vec![arg("audio", audio)]),
+            (TaskKind::ApplyHit { hit_profile }, Phase::Begin) => ("ApplyHit", vec![arg("hit_profile", hit_profile)]),
+            (TaskKind::MovementLock, Phase::Begin) => ("AcquireMovementLock", Vec::new()),
+            (TaskKind::MovementLock, Phase::Finish | Phase::Interrupt) => ("ReleaseMovementLock", Vec::new()),
+            (TaskKind::Emit { name, payload }, Phase::Begin) => {
+                let mut args = vec![arg("name", name)];
+                if !payload.is_empty() {
+                    let payload: Vec<String> = payload.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    args.push(arg("payload", &payload.join(",")));
+                }
+                ("Emit", args)
+            }
+            _ => return None,
+        };
+        let source = format!("{}/{}", self.source, def.clips[clip].name);
+        Some(EventKind::Command { kind: kind.into(), source, args })
+    }
+}

@@ -1,0 +1,37 @@
+-- Task lifecycles (REFERENCE §4) and entity arbitration (§7).
+bl.rate(10)
+bl.load("tasks.toml")
+local function show(filter)
+  for _, e in ipairs(bl.events(filter)) do
+    print(string.format("  frame %d local %s %-18s %-10s %s%s", e.frame, tostring(e.local_frame or "-"), e.kind,
+      e.clip or e.type or e.timeline or "", e.source or "", e.payload and (" payload " .. e.payload) or ""))
+  end
+end
+
+print("-- a one-frame clip gets Begin, Tick and Finish in the same frame (tick tracing on)")
+bl.trace_ticks(true)
+bl.on("command", function(e)
+  if e.type == "Emit" then print("  lua sees Emit " .. e.name .. " from " .. e.source) end
+end)
+local a = bl.spawn("a", { timeline = "flow" })
+bl.frames(6)
+bl.trace_ticks(false)
+show({ actor = "a" })
+
+print("-- interrupted flow-scoped tasks: Begin → Interrupt → Dispose, disposed in reverse order")
+local b = bl.spawn("b", { timeline = "flow" })
+bl.frames(3)
+b:playback():interrupt()
+show({ actor = "b" })
+
+print("-- two sources hold one lock: releasing one leaves the other")
+local body = bl.spawn("body", { graph = "body" })
+body:play("lock_a", { layer = "skill_a" })
+body:play("lock_b", { layer = "skill_b" })
+bl.frames(6)
+print("  locked: " .. tostring(body:locked()))
+print(body:trace())
+bl.frames(4)
+print("  locked: " .. tostring(body:locked()))
+show({ actor = "body", kind = "movement_locked" })
+show({ actor = "body", kind = "movement_unlocked" })
