@@ -246,7 +246,7 @@ impl Builder<'_> {
                     file,
                     raw.span(),
                     format!(
-                        "`{field}` does not apply to a {kind_name} task (it takes: {})",
+                        "`{field}` does not apply to task type {kind_name} (it takes: {})",
                         if wanted.is_empty() { "nothing".to_string() } else { wanted.join(", ") }
                     ),
                     None,
@@ -313,7 +313,7 @@ impl Builder<'_> {
         kind: &str,
     ) -> Option<&'t Spanned<String>> {
         if field.is_none() {
-            self.error(file, raw.span(), format!("a {kind} task needs `{key}`"), None);
+            self.error(file, raw.span(), format!("task type {kind} needs `{key}`"), None);
         }
         field.as_ref()
     }
