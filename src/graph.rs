@@ -174,6 +174,42 @@ impl TransitionSet {
     }
 }
 
+/// Moves the state of `old` (built from `old_snapshot`) into `new` (built from `snapshot`):
+/// tree phases and leaf times, clip times, playbacks (time, lifecycle, fired markers), and
+/// transition layers (arbiter, fades and weights; states that no longer exist are dropped).
+fn carry_source(new: &mut Source, old: &Source, snapshot: &Snapshot, old_snapshot: &Snapshot, channels: &[String]) {
+    match (new, old) {
+        (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(snapshot, old),
+        (Source::Clip(new), Source::Clip(old)) => new.time = old.time.min(snapshot.clips[new.clip].length),
+        (Source::Timeline(new), Source::Timeline(old)) => {
+            new.serial = old.serial;
+            new.playback = old.playback.as_ref().and_then(|p| {
+                let timeline = snapshot.timeline_id(&old_snapshot.timelines[p.timeline].name)?;
+                new.timeline = timeline;
+                Some(Box::new(p.carry_over(snapshot, old_snapshot, timeline, channels)))
+            });
+        }
+        (Source::Transitions(new), Source::Transitions(old)) => {
+            let mut carried = (**old).clone();
+            carried.completion_delay = new.completion_delay;
+            carried
+                .states
+                .retain(|s| matches!(snapshot.assets.get(&s.name), Some(Asset::Clip(_) | Asset::BlendTree(_))));
+            if carried.states.is_empty() {
+                return;
+            }
+            for state in &mut carried.states {
+                let mut fresh = state_source(snapshot, &state.name);
+                carry_source(&mut fresh, &state.source, snapshot, old_snapshot, channels);
+                state.source = fresh;
+            }
+            carried.refresh();
+            **new = carried;
+        }
+        _ => {}
+    }
+}
+
 /// What a transition state plays: the clip or blend tree of that name. Compile and
 /// `Session::transition` check the name first.
 pub fn state_source(snapshot: &Snapshot, name: &str) -> Source {
@@ -583,30 +619,9 @@ impl Graph {
     pub fn carry_state_from(&mut self, snapshot: &Snapshot, old_snapshot: &Snapshot, old: &Graph) {
         for layer in &mut self.layers {
             let Some(previous) = old.layers.iter().find(|l| l.name == layer.name) else { continue };
-            match (&mut layer.source, &previous.source) {
-                (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(snapshot, old),
-                (Source::Clip(new), Source::Clip(old)) => new.time = old.time.min(snapshot.clips[new.clip].length),
-                (Source::Timeline(new), Source::Timeline(old)) => {
-                    new.serial = old.serial;
-                    new.playback = old.playback.as_ref().and_then(|p| {
-                        let timeline = snapshot.timeline_id(&old_snapshot.timelines[p.timeline].name)?;
-                        new.timeline = timeline;
-                        Some(Box::new(p.carry_over(snapshot, old_snapshot, timeline, &self.channels)))
-                    });
-                }
-                _ => {}
-            }
+            carry_source(&mut layer.source, &previous.source, snapshot, old_snapshot, &self.channels);
         }
         self.relist_leaves();
-    }
-
-    /// Calls `f` on every playback.
-    pub fn for_each_playback(&mut self, mut f: impl FnMut(&mut Playback)) {
-        for layer in &mut self.layers {
-            if let Source::Timeline(TimelineSlot { playback: Some(p), .. }) = &mut layer.source {
-                f(p);
-            }
-        }
     }
 
     /// One logic frame (`dt` seconds; 0 only evaluates) at clock time `now`: update every

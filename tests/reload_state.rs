@@ -1,0 +1,71 @@
+//! A reload moves running playbacks and transition layers onto the new library: the task
+//! lifecycle keeps its frame and clip states, the arbiter keeps its state, pending token and
+//! fades, and the weights continue where they were.
+
+mod common;
+
+use blendlab::script::{Host, Output};
+use common::Captured;
+
+const LIBRARY: &str = r#"
+[clips]
+guard = { length = 2.0, loop = true }
+slash = { length = LENGTH }
+
+[timelines.combo]
+frame_rate = 10
+[[timelines.combo.tracks]]
+name = "t"
+clips = [
+  { name = "lock", start_frame = 0, end_frame = 20, task = { type = "MovementLock" } },
+  { name = "swing", start_frame = 2, end_frame = 8, task = { type = "PlayAnimation", animation = "slash", fade = 1.0 } },
+]
+
+[graphs.fighter]
+layers = [
+  { name = "action", transitions = "guard" },
+  { name = "skill", timeline = "combo", autoplay = false },
+]
+"#;
+
+fn eval(host: &Host, code: &str) -> String {
+    host.eval(code).unwrap_or_else(|e| panic!("{code}: {}", e.message)).join("\t")
+}
+
+#[test]
+fn playbacks_and_transitions_survive_a_reload() {
+    let dir = std::env::temp_dir().join(format!("blendlab-reload-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fighter.toml");
+    std::fs::write(&path, LIBRARY.replace("LENGTH", "0.5")).unwrap();
+    let captured = Captured::default();
+    let host =
+        Host::new(Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() })
+            .unwrap();
+    host.load_config(&path).unwrap();
+    eval(
+        &host,
+        "bl.rate(10); hero = bl.spawn('hero', { graph = 'fighter' }); skill = hero:play('combo', { layer = 'skill' })",
+    );
+    eval(&host, "bl.frames(5)");
+    let before = eval(
+        &host,
+        "return skill:frame(), hero:arbiter('action').pending.generation, hero:weights().slash, (hero:locked())",
+    );
+
+    std::fs::write(&path, LIBRARY.replace("LENGTH", "0.6")).unwrap();
+    host.load_config(&path).unwrap();
+    let after = eval(
+        &host,
+        "return skill:frame(), hero:arbiter('action').pending.generation, hero:weights().slash, (hero:locked())",
+    );
+    assert_eq!(before, after, "the reload changed no state");
+
+    eval(&host, "bl.frames(10)");
+    let later =
+        eval(&host, "return skill:frame(), hero:arbiter('action').state, hero:weights().slash, (hero:locked())");
+    assert_eq!(later, "15\tslash\t1.0\ttrue", "the fade finished and committed, the lock is still held");
+    let begins = eval(&host, "return #bl.events({ kind = 'clip_begin' }), #bl.events({ kind = 'transition_begin' })");
+    assert_eq!(begins, "2\t1", "nothing began twice across the reload");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
