@@ -203,7 +203,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
         });
         let additive = if layer.additive { "  additive" } else { "" };
         let source = match &layer.source {
-            Source::BlendTree(_) => "blend tree".to_string(),
+            Source::BlendTree(tree) => format!("blend_tree {}", snapshot.blend_trees[tree.root()].name),
             Source::Clip(clip) => format!("clip {}", clip.name),
             Source::Timeline(slot) => match &slot.playback {
                 Some(p) => {

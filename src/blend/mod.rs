@@ -225,6 +225,11 @@ impl TreeRuntime {
         index
     }
 
+    /// The tree this runtime instantiates.
+    pub fn root(&self) -> TreeId {
+        self.nodes[0].tree
+    }
+
     pub fn leaves(&self) -> &[Leaf] {
         &self.leaves
     }

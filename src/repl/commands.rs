@@ -24,7 +24,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (":frames", "N", "run exactly N logic frames (bl.frames)"),
     (":weights", "[actor]", "weight tables with bars: one actor, or every actor"),
     (":events", "[kind…]", "the event log, or only events of the given kinds"),
-    (":graph", "actor", "the actor's graph (for now its weight table: the graph view comes later)"),
+    (":graph", "actor", "the actor's live graph: layers, mixers, inputs raw → normalized, local times"),
     (":watch", "[kind|all on|off]", "print events of a kind as they happen, or list the live kinds"),
     (":reload", "", "re-read every loaded config now and re-run the Lua files that changed"),
     (":help", "", "this list"),

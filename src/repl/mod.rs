@@ -23,7 +23,7 @@ use owo_colors::OwoColorize;
 use rustyline::ExternalPrinter;
 
 use crate::event::KIND_NAMES;
-use crate::report::{Style, event_line, weight_table};
+use crate::report::{Style, event_line, graph_view, weight_table};
 use crate::script::{Host, Output, Reload, check_kind};
 use crate::session::Session;
 use crate::watch::Watcher;
@@ -277,11 +277,8 @@ impl Repl {
         match command {
             Command::Step(seconds) => drop(self.job(|host| host.call_bl("step", seconds))),
             Command::Frames(n) => drop(self.job(|host| host.call_bl("frames", n))),
-            Command::Weights(actor) => self.weights(actor.as_deref()),
-            Command::Graph(actor) => {
-                self.note("(the graph view is not built yet: here is the weight table)");
-                self.weights(Some(&actor));
-            }
+            Command::Weights(actor) => self.view(actor.as_deref(), weight_table),
+            Command::Graph(actor) => self.view(Some(&actor), graph_view),
             Command::Events(kinds) => self.events(&kinds),
             Command::Watch(switch) => self.watch(switch),
             Command::Reload => self.reload_all(),
@@ -291,14 +288,15 @@ impl Repl {
         Flow::Continue
     }
 
-    fn weights(&mut self, actor: Option<&str>) {
+    /// Prints `view` (the weight table, the graph) of one actor, or of every actor.
+    fn view(&mut self, actor: Option<&str>, view: fn(&Session, usize, Style) -> String) {
         let style = self.host.style();
         let tables = self.host.with_session(|session| -> Result<String, String> {
             let ids = match actor {
                 Some(name) => vec![session.find_actor(name).map_err(|e| e.to_string())?],
                 None => (0..session.actors().len()).collect(),
             };
-            Ok(ids.into_iter().map(|id| weight_table(session, id, style)).collect::<Vec<_>>().join("\n"))
+            Ok(ids.into_iter().map(|id| view(session, id, style)).collect::<Vec<_>>().join("\n"))
         });
         match tables {
             Ok(text) if text.is_empty() => self.note("no actors yet: bl.spawn(name, { blend_tree = … }) makes one"),
