@@ -79,6 +79,13 @@ pub fn bar(weight: f64) -> String {
     format!("{}{}", "█".repeat(eighths / 8), EIGHTHS[eighths % 8])
 }
 
+/// `hero · graph fighter · frame 30 · 0.500000 s`: the first line of every actor view.
+fn title(session: &Session, id: ActorId, what: &str, style: Style) -> String {
+    let clock = session.clock();
+    let text = format!("{} · {what} · frame {} · {} s", session.actor(id).name, clock.frame(), clock.time());
+    format!("{}\n", style.paint(&text, |t| t.bold().to_string()))
+}
+
 /// The weight table of one actor: a title line, its parameters (raw and smoothed), then one
 /// row per leaf — name, effective weight per channel, local time, a bar — and a
 /// `<default>` row when the default pose has a share.
@@ -86,10 +93,7 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
     let graph = actor.graph();
     let snapshot = session.snapshot();
-    let clock = session.clock();
-    let mut out = String::new();
-    let title = format!("{} · {} · frame {} · {} s", actor.name, actor.spec.describe(), clock.frame(), clock.time());
-    let _ = writeln!(out, "{}", style.paint(&title, |t| t.bold().to_string()));
+    let mut out = title(session, id, &actor.spec.describe(), style);
 
     let params = graph.parameters();
     let leaf_names = graph.leaves().iter().map(|l| l.name.as_str());
@@ -182,10 +186,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
     let graph = actor.graph();
     let snapshot = session.snapshot();
-    let clock = session.clock();
-    let mut out = String::new();
-    let title = format!("{} · {} · frame {} · {} s", actor.name, actor.spec.describe(), clock.frame(), clock.time());
-    let _ = writeln!(out, "{}", style.paint(&title, |t| t.bold().to_string()));
+    let mut out = title(session, id, &actor.spec.describe(), style);
     let channels = graph.channels();
     let _ = writeln!(
         out,
@@ -236,11 +237,11 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
 /// The seven-step debugging chain of seed 003 for one actor at the current frame: each
 /// playback's local frame and state, each task clip's lifecycle state, the commands the
 /// entity received this frame and what it made of them, and the entity and arbiter state.
-pub fn trace_view(session: &Session, id: ActorId) -> String {
+pub fn trace_view(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
     let clock = session.clock();
-    let mut out = format!("{} · trace · frame {} · {} s\n", actor.name, clock.frame(), clock.time());
+    let mut out = title(session, id, "trace", style);
     for layer in actor.graph().layers() {
         match &layer.source {
             Source::Timeline(TimelineSlot { playback: Some(p), serial, .. }) => {

@@ -398,7 +398,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         "actor_trace",
         lua.create_function(move |_, this: Actor| {
             let host = s.borrow();
-            Ok(trace_view(&host.session, actor_id(&this)?).trim_end().to_string())
+            Ok(trace_view(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
         })?,
     )?;
     Ok(())
