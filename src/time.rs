@@ -52,7 +52,7 @@ impl Ticks {
         let rate = rate as i128;
         let rounded =
             if numerator >= 0 { (2 * numerator + rate) / (2 * rate) } else { -((-2 * numerator + rate) / (2 * rate)) };
-        Ticks(rounded as i64)
+        Ticks(rounded.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
     }
 
     /// The largest frame `f` with `of_frame(f, rate) ≤ self`.

@@ -158,7 +158,7 @@ impl Builder<'_> {
         let (start, end, frames) = match (&c.start_frame, &c.end_frame, rate) {
             (Some(sf), Some(ef), Some(rate)) => {
                 let (sf, ef) = (*sf.get_ref(), *ef.get_ref());
-                (Ticks::of_frame(sf, rate), Ticks::of_frame(ef + 1, rate), Some((sf, ef)))
+                (Ticks::of_frame(sf, rate), Ticks::of_frame(ef.saturating_add(1), rate), Some((sf, ef)))
             }
             _ => {
                 let start = Ticks::from_secs(secs(&c.start)).unwrap_or(Ticks::ZERO);

@@ -220,6 +220,8 @@ pub struct RawGraph {
 
 /// The largest frame rate accepted.
 const MAX_FRAME_RATE: i64 = 100_000;
+/// The largest frame number accepted: 1e6 s at the largest frame rate.
+const MAX_FRAME: i64 = 1_000_000 * MAX_FRAME_RATE;
 
 pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>) {
     let t = &timeline.value;
@@ -305,8 +307,8 @@ fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, has_rate: bool
             if !has_rate {
                 p.error(frame.span(), "markers by frame need the timeline's `frame_rate`");
             }
-            if *frame.get_ref() < 0 {
-                p.error(frame.span(), format!("marker frame must be ≥ 0, got {}", frame.get_ref()));
+            if !(0..=MAX_FRAME).contains(frame.get_ref()) {
+                p.error(frame.span(), format!("marker frame must be from 0 to {MAX_FRAME}, got {}", frame.get_ref()));
             }
         }
     }
@@ -337,6 +339,12 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has
                 }
                 if *start.get_ref() < 0 {
                     p.error(start.span(), format!("start_frame must be ≥ 0, got {}", start.get_ref()));
+                }
+                if *end.get_ref() > MAX_FRAME {
+                    p.error(
+                        end.span(),
+                        format!("end_frame {} is beyond the last frame blendlab accepts ({MAX_FRAME})", end.get_ref()),
+                    );
                 }
                 if end.get_ref() < start.get_ref() {
                     p.error(
