@@ -47,12 +47,13 @@ impl Ticks {
 
     /// Time of logic frame `frame` at `rate` Hz: `round(frame * 1e12 / rate)`, computed from
     /// the index with an i128 intermediate (never accumulated), rounding half away from zero.
+    /// Saturates at the i64 range (callers bound frames to ±1e6 s long before that).
     pub fn of_frame(frame: i64, rate: u32) -> Ticks {
         let numerator = frame as i128 * TICKS_PER_SECOND as i128;
         let rate = rate as i128;
         let rounded =
             if numerator >= 0 { (2 * numerator + rate) / (2 * rate) } else { -((-2 * numerator + rate) / (2 * rate)) };
-        Ticks(rounded as i64)
+        Ticks(rounded.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
     }
 
     /// The largest frame `f` with `of_frame(f, rate) ≤ self`.
