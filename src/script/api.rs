@@ -50,10 +50,9 @@ pub(crate) fn caller_dir(lua: &Lua) -> PathBuf {
 pub(crate) fn script_path(lua: &Lua, state: &Shared, path: &str, what: &str) -> mlua::Result<PathBuf> {
     let full = caller_dir(lua).join(path);
     match &state.borrow().sandbox {
-        Some(root) if !super::sandbox::inside(root, &full) => Err(located(
-            lua,
-            format!("{what}: `{path}` is outside the script's folder {} (--sandbox)", root.display()),
-        )),
+        Some(root) if !super::sandbox::inside(root, &full) => {
+            Err(located(lua, format!("{what}: `{path}` is outside the script's folder {} (--sandbox)", root.display())))
+        }
         _ => Ok(full),
     }
 }

@@ -51,6 +51,28 @@ impl Watchdog {
     }
 }
 
+/// Makes a tripped watchdog uncatchable: `pcall`, `xpcall` and `coroutine.resume` re-raise
+/// the error once it has tripped, so `while true do pcall(function() while true do end end)
+/// end` still ends on Ctrl-C or a timeout. Before that they behave exactly as Lua's own.
+const UNCATCHABLE: &str = r#"
+local tripped = ...
+local pcall, xpcall, resume, pack, unpack, error = pcall, xpcall, coroutine.resume, table.pack, table.unpack, error
+local function rethrow(results)
+  if not results[1] and tripped() then error(results[2], 0) end
+  return unpack(results, 1, results.n)
+end
+function _G.pcall(...) return rethrow(pack(pcall(...))) end
+function _G.xpcall(...) return rethrow(pack(xpcall(...))) end
+function coroutine.resume(...) return rethrow(pack(resume(...))) end
+"#;
+
+/// Installs the wrappers of [`UNCATCHABLE`] over `watchdog`.
+pub(crate) fn make_uncatchable(lua: &mlua::Lua, watchdog: &Watchdog) -> mlua::Result<()> {
+    let watchdog = watchdog.clone();
+    let tripped = lua.create_function(move |_, ()| Ok(watchdog.tripped().is_some()))?;
+    lua.load(UNCATCHABLE).set_name("=[limits]").call::<()>(tripped)
+}
+
 /// Parses a memory size: bytes, or a number with a `K`, `M` or `G` suffix (powers of 1024,
 /// case-insensitive, an optional trailing `B`): `64M`, `512k`, `1G`, `1.5M`, `65536`.
 pub fn parse_memory(text: &str) -> Result<usize, String> {

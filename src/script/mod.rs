@@ -185,6 +185,7 @@ impl Host {
             last_build_failed: false,
         }));
         api::install(&lua, &state)?;
+        limits::make_uncatchable(&lua, &state.borrow().watchdog)?;
         let protect = lua.load(PROTECT).set_name("=[bl]").into_function()?;
         Ok(Host { lua, state, protect, memory_limit: Default::default() })
     }

@@ -28,7 +28,7 @@ for _, name in ipairs({ "os", "io", "debug" }) do
   _G[name] = nil
   package.loaded[name] = nil
 end
-dofile, loadfile = nil, nil
+_G.dofile, _G.loadfile = nil, nil
 package.loadlib, package.searchpath, package.cpath = nil, nil, ""
 package.path = template
 package.searchers = { preload, inside }
