@@ -11,8 +11,11 @@ use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
 use crate::session::ActorSpec;
 
-/// Chunk name of the prelude; its frames are skipped when locating errors.
+/// Chunk name of the prelude.
 const PRELUDE_NAME: &str = "=[bl]";
+/// Chunk names of blendlab's own Lua (the prelude, the uncatchable `pcall` of `limits`),
+/// whose frames are skipped when locating errors.
+const INTERNAL_CHUNKS: &[&str] = &[PRELUDE_NAME, super::limits::CHUNK_NAME];
 
 /// The innermost stack frame of user Lua code: (source, current line).
 fn user_frame(lua: &Lua) -> Option<(String, usize)> {
@@ -21,7 +24,7 @@ fn user_frame(lua: &Lua) -> Option<(String, usize)> {
             let source = frame.source();
             let name = source.source.as_deref().unwrap_or("");
             let line = frame.current_line()?;
-            (source.what != "C" && name != PRELUDE_NAME).then(|| (name.to_string(), line))
+            (source.what != "C" && !INTERNAL_CHUNKS.contains(&name)).then(|| (name.to_string(), line))
         })
         .flatten()
     })

@@ -66,11 +66,14 @@ function _G.xpcall(...) return rethrow(pack(xpcall(...))) end
 function coroutine.resume(...) return rethrow(pack(resume(...))) end
 "#;
 
+/// Chunk name of [`UNCATCHABLE`]; errors are located past its frames.
+pub(crate) const CHUNK_NAME: &str = "=[limits]";
+
 /// Installs the wrappers of [`UNCATCHABLE`] over `watchdog`.
 pub(crate) fn make_uncatchable(lua: &mlua::Lua, watchdog: &Watchdog) -> mlua::Result<()> {
     let watchdog = watchdog.clone();
     let tripped = lua.create_function(move |_, ()| Ok(watchdog.tripped().is_some()))?;
-    lua.load(UNCATCHABLE).set_name("=[limits]").call::<()>(tripped)
+    lua.load(UNCATCHABLE).set_name(CHUNK_NAME).call::<()>(tripped)
 }
 
 /// Parses a memory size: bytes, or a number with a `K`, `M` or `G` suffix (powers of 1024,

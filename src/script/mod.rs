@@ -348,13 +348,19 @@ impl Host {
     pub fn reload_configs(&self, paths: &[String]) -> Reload {
         let mut updates = Vec::new();
         let mut unreadable = Vec::new();
+        let mut host = self.state.borrow_mut();
         for path in paths {
+            // An editor that truncates before it writes shows an empty file for a moment:
+            // applying it would drop every asset the file defines, and the actors' state.
+            let had_text = host.sources.iter().any(|s| s.path == *path && !s.text.trim().is_empty());
             match std::fs::read_to_string(path) {
+                Ok(text) if had_text && text.trim().is_empty() => unreadable.push(format!(
+                    "{path}: error: the file is empty (a save in progress?); its last good text stays live\n"
+                )),
                 Ok(text) => updates.push(SourceFile { path: path.clone(), text }),
                 Err(e) => unreadable.push(format!("{path}: error: cannot read file: {e}\n")),
             }
         }
-        let mut host = self.state.borrow_mut();
         if !unreadable.is_empty() {
             host.session.reload_failed(unreadable.len());
             host.last_build_failed = true;
