@@ -1,9 +1,10 @@
 //! Fuzzing the Lua API surface: random sequences of `bl.spawn`, `actor:set`, `bl.step`,
 //! `bl.frames`, `actor:play`, `playback:seek`, `playback:interrupt`, `actor:transition`,
-//! `actor:complete` and clock settings, with valid and invalid arguments, on the samples.
+//! `actor:complete`, clock settings and reloads of a config that changes under the actors
+//! (new version, assets gone, broken), with valid and invalid arguments, on the samples.
 //! After every call: no panic, no NaN or negative weight on any actor, and a refused call
 //! (one that raised an error, or `play` answering `nil, message`) left the session as it was
-//! — apart from the `timeline_missing` event the contract asks for.
+//! — apart from the `timeline_missing` and `reload_failed` events the contract asks for.
 //!
 //! `PROPTEST_CASES=N cargo test --test fuzz_lua` runs longer. Sequences that once failed are
 //! kept in `tests/fuzz/lua/` and replayed by `kept_call_sequences_hold_the_invariants`.
@@ -11,6 +12,8 @@
 mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use blendlab::event::EventKind;
 use blendlab::script::{Host, Output};
@@ -62,7 +65,13 @@ enum Call {
     Speed(usize),
     Pause(bool),
     Budget(usize),
+    /// Rewrite the reloadable config with a version and `bl.load` it.
+    Reload(usize),
 }
+
+/// Versions of the reloadable config: the two of the reload story, one where its blend tree
+/// and parameter are gone (others appear), and a broken one.
+const VERSIONS: &[&str] = &["v1.toml", "v2.toml", "vanished.toml", "broken.toml"];
 
 fn pick<'a>(table: &[&'a str], i: usize) -> &'a str {
     table[i % table.len()]
@@ -102,6 +111,7 @@ fn lua(call: &Call) -> String {
         Call::Speed(v) => format!("bl.speed({})", pick(NUMBERS, v)),
         Call::Pause(on) => format!("bl.pause({on})"),
         Call::Budget(v) => format!("bl.catch_up_budget({})", pick(NUMBERS, v)),
+        Call::Reload(_) => "bl.load(RELOADABLE)".to_string(),
     };
     format!("return not pcall(function() {body} end)")
 }
@@ -122,18 +132,35 @@ fn call() -> impl Strategy<Value = Call> {
         1 => i().prop_map(Call::Speed),
         1 => any::<bool>().prop_map(Call::Pause),
         1 => i().prop_map(Call::Budget),
+        2 => i().prop_map(Call::Reload),
     ]
 }
 
-/// A host with every sample loaded and the tables `A` (actors), `P` (playbacks), `T` (tokens).
-fn host() -> Host {
+/// A host with the strafe and demo_attack samples loaded, the locomotion of the reload
+/// story in the reloadable config `RELOADABLE` (a file of its own), and the tables `A`
+/// (actors), `P` (playbacks), `T` (tokens).
+fn host() -> (Host, PathBuf) {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
     let output = Output { out: Box::new(std::io::sink()), err: Box::new(std::io::sink()), style: Default::default() };
     let host = Host::new(output).unwrap();
-    for sample in common::files_in("samples", "toml") {
-        host.load_config(&sample).unwrap();
+    for sample in ["samples/strafe.toml", "samples/demo_attack.toml"] {
+        host.load_config(Path::new(sample)).unwrap();
     }
-    host.exec("A, P, T = {}, {}, {}", "fuzz").unwrap();
-    host
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
+    let reloadable = std::env::temp_dir().join(format!("blendlab-fuzz-{}-{run}.toml", std::process::id()));
+    write_version(&reloadable, 0);
+    host.load_config(&reloadable).unwrap();
+    host.exec(&format!("A, P, T, RELOADABLE = {{}}, {{}}, {{}}, {:?}", reloadable.display().to_string()), "fuzz")
+        .unwrap();
+    (host, reloadable)
+}
+
+fn write_version(path: &Path, version: usize) {
+    let name = pick(VERSIONS, version);
+    let text = std::fs::read_to_string(Path::new("tests/fuzz/lua").join(name))
+        .or_else(|_| std::fs::read_to_string(Path::new("tests/reload").join(name)))
+        .unwrap();
+    std::fs::write(path, text).unwrap();
 }
 
 /// Everything a refused call must leave alone: the clock, every actor (parameters, graph,
@@ -142,7 +169,7 @@ fn fingerprint(session: &Session) -> String {
     let events: Vec<String> = session
         .events()
         .iter()
-        .filter(|e| !matches!(e.kind, EventKind::TimelineMissing { .. }))
+        .filter(|e| !matches!(e.kind, EventKind::TimelineMissing { .. } | EventKind::ReloadFailed { .. }))
         .map(|e| format!("{e:?}"))
         .collect();
     format!("{:?}\n{:?}\n{}", session.clock(), session.actors(), events.join("\n"))
@@ -165,8 +192,11 @@ fn weights_are_sane(session: &Session) -> Result<(), String> {
 
 /// Runs the calls in order, checking the invariants after each; `Err` names the broken one.
 fn run(calls: &[Call]) -> Result<(), String> {
-    let host = host();
+    let (host, reloadable) = host();
     for (i, call) in calls.iter().enumerate() {
+        if let Call::Reload(version) = call {
+            write_version(&reloadable, *version);
+        }
         let before = host.with_session(fingerprint);
         let code = lua(call);
         let refused = catch_unwind(AssertUnwindSafe(|| host.eval(&code)))
@@ -189,11 +219,13 @@ proptest! {
     }
 }
 
-/// Call sequences that once broke an invariant, kept as regression tests.
+/// Call sequences that once broke an invariant, kept as regression tests: an actor whose
+/// blend tree vanished in a reload kept a graph of the old snapshot, and the next frame or
+/// reload read past the end of the new one (found by the fault drills, then by this fuzzer).
 #[test]
 fn kept_call_sequences_hold_the_invariants() {
     use Call::*;
-    let kept: &[&[Call]] = &[&[Spawn(1, 1), Transition(0, 0, 0, 1), Step(1)]];
+    let kept: &[&[Call]] = &[&[Spawn(0, 0), Reload(2), Step(1), Reload(0), Step(1)]];
     for calls in kept {
         if let Err(problem) = run(calls) {
             panic!("{calls:?}: {problem}");
@@ -203,7 +235,7 @@ fn kept_call_sequences_hold_the_invariants() {
 
 #[test]
 fn refusals_are_detected() {
-    let host = host();
+    let (host, _) = host();
     assert_eq!(host.eval(&lua(&Call::Step(3))).unwrap(), ["true"], "bl.step(-1) is refused");
     assert_eq!(host.eval(&lua(&Call::Step(1))).unwrap(), ["false"], "bl.step(0.5) runs");
     assert_eq!(host.eval(&lua(&Call::Play(0, 1, 0))).unwrap(), ["true"], "play of a missing timeline");
