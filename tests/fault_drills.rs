@@ -8,21 +8,12 @@
 //! Tests run as root here, so `chmod 000` would not stop a read: "unreadable" is a dangling
 //! symbolic link and a file that is not UTF-8 text instead.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use blendlab::compile::Snapshot;
 use blendlab::script::{Host, Output, Reload};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blendlab-drill-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn version(name: &str) -> String {
-    std::fs::read_to_string(Path::new("tests/reload").join(name)).unwrap()
-}
 
 /// A session with `hero` on `dir/loco.toml` (v1) at speed 0.75 after one second.
 struct Drill {
@@ -38,7 +29,7 @@ impl Drill {
             Output { out: Box::new(std::io::sink()), err: Box::new(std::io::sink()), style: Default::default() };
         let host = Host::new(output).unwrap();
         let file = dir.join("loco.toml");
-        std::fs::write(&file, version("v1.toml")).unwrap();
+        std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
         host.load_config(&file).unwrap();
         host.eval("hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)").unwrap();
         let good = host.with_session(|s| s.snapshot().clone());
@@ -82,9 +73,9 @@ fn clear(path: &Path) {
 
 #[test]
 fn every_bad_write_keeps_the_last_good_snapshot_until_a_good_one() {
-    let mut drill = Drill::start(&scratch("writes"));
-    let v1 = version("v1.toml");
-    let v2 = version("v2.toml");
+    let mut drill = Drill::start(&common::scratch("drill-writes"));
+    let v1 = common::reload_version("v1.toml");
+    let v2 = common::reload_version("v2.toml");
 
     drill.survives("first half of a write", |f| std::fs::write(f, &v1[..v1.len() / 2]).unwrap());
     drill.recovers("second half", &v1);
@@ -116,15 +107,15 @@ fn every_bad_write_keeps_the_last_good_snapshot_until_a_good_one() {
 
 #[test]
 fn a_symbolic_link_swapped_between_targets() {
-    let dir = scratch("symlink");
+    let dir = common::scratch("drill-symlink");
     let mut drill = Drill::start(&dir);
     let target = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         path
     };
-    let good = target("good.toml", &version("v2.toml"));
-    let broken = target("broken.toml", &version("broken.toml"));
+    let good = target("good.toml", &common::reload_version("v2.toml"));
+    let broken = target("broken.toml", &common::reload_version("broken.toml"));
     // an editor-style swap: a new link made beside the config, renamed over it
     let swap = |to: &Path| {
         let fresh = dir.join("loco.toml.new");
@@ -142,12 +133,12 @@ fn a_symbolic_link_swapped_between_targets() {
     // the same text as the last good library: a rebuild (the last one failed), no change
     assert!(matches!(drill.reload(), Reload::Applied { .. }));
     assert!(drill.host.with_session(|s| *s.snapshot() == drill.good));
-    drill.recovers("a plain file over the link", &version("v1.toml"));
+    drill.recovers("a plain file over the link", &common::reload_version("v1.toml"));
 }
 
 #[test]
 fn a_catch_up_step_over_budget_is_refused_before_any_work() {
-    let drill = Drill::start(&scratch("budget"));
+    let drill = Drill::start(&common::scratch("drill-budget"));
     let before = drill.host.with_session(|s| (s.clock().frame(), s.events().len(), format!("{:?}", s.actors())));
     let refused = drill.host.eval("bl.catch_up_budget(10) return pcall(bl.step, 1)").unwrap();
     assert_eq!(refused[0], "false");
@@ -160,13 +151,13 @@ fn a_catch_up_step_over_budget_is_refused_before_any_work() {
 
 #[test]
 fn an_asset_that_disappears_and_comes_back() {
-    let mut drill = Drill::start(&scratch("vanish"));
+    let mut drill = Drill::start(&common::scratch("drill-vanish"));
     let gone = "[parameters]\na = {}\nb = {}\nspeed = {}\n\n[clips]\nidle = { length = 2.0, loop = true }\n\n\
                 [blend_trees.other]\ntype = \"1d\"\nparameter = \"a\"\nchildren = [{ motion = \"idle\", threshold = 0.0 }]\n";
     std::fs::write(&drill.file, gone).unwrap();
     assert!(matches!(drill.reload(), Reload::Applied { .. }));
     drill.host.eval("bl.step(0.5)").unwrap();
-    drill.recovers("the tree is back", &version("v1.toml"));
+    drill.recovers("the tree is back", &common::reload_version("v1.toml"));
     drill.host.eval("bl.step(0.5)").unwrap();
     assert_eq!(drill.host.eval("return hero:get('speed')").unwrap(), ["0.75", "0.75"], "the parameter kept its value");
 }
