@@ -114,7 +114,7 @@ pub fn show_memory(bytes: usize) -> String {
     const UNITS: [(usize, &str); 3] = [(1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")];
     UNITS
         .iter()
-        .find(|(size, _)| bytes >= *size && bytes % size == 0)
+        .find(|(size, _)| bytes >= *size && bytes.is_multiple_of(*size))
         .map_or_else(|| format!("{bytes} bytes"), |(size, unit)| format!("{}{unit}", bytes / size))
 }
 
