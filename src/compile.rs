@@ -151,6 +151,18 @@ pub struct Snapshot {
     pub files: Vec<(String, Vec<String>)>,
 }
 
+impl Asset {
+    /// What messages call this kind of asset.
+    pub fn kind_name(self) -> &'static str {
+        match self {
+            Asset::Clip(_) => "clip",
+            Asset::BlendTree(_) => "blend tree",
+            Asset::Timeline(_) => "timeline",
+            Asset::Graph(_) => "graph",
+        }
+    }
+}
+
 impl Snapshot {
     pub fn parameter_id(&self, name: &str) -> Option<ParamId> {
         self.parameters.iter().position(|p| p.name == name)
@@ -202,8 +214,12 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
             file
         })
         .collect();
+    let unparsed = parsed.iter().filter(|f| f.unparsed).map(|f| f.path.clone()).collect();
     let mut builder = Builder {
         sources,
+        unparsed,
+        entry_valid: true,
+        entry_reported: Vec::new(),
         diagnostics,
         snapshot: Snapshot::default(),
         declared: 0,
@@ -223,6 +239,12 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
 
 struct Builder<'a> {
     sources: &'a [SourceFile],
+    /// Files that are not valid TOML: every name they would define is unknown.
+    unparsed: Vec<String>,
+    /// Of the timeline being compiled: whether it is locally valid (warnings are only given
+    /// for valid ones — an invalid one has errors to fix first) and its reported keys.
+    entry_valid: bool,
+    entry_reported: Vec<String>,
     diagnostics: Vec<Diagnostic>,
     snapshot: Snapshot,
     /// How many parameters `[parameters]` declares; implicit ones are appended after them.
@@ -460,7 +482,7 @@ impl Builder<'_> {
         let raw = &tree.value;
         let raw_children = raw.children.get_ref();
         let positions: Vec<Point> =
-            raw_children.iter().map(|c| c.position.as_ref().map_or(ORIGIN, |p| *p.get_ref())).collect();
+            raw_children.iter().map(|c| c.position.as_ref().map_or(ORIGIN, |p| p.get_ref().0)).collect();
         let layout = match *raw.kind.get_ref() {
             BlendKind::OneD => {
                 let mut sorted: Vec<(f64, Motion)> = raw_children
@@ -550,7 +572,7 @@ impl Builder<'_> {
         let raw = &tree.value;
         let children = raw.children.get_ref();
         if let Some(triangles) = &raw.triangles {
-            let corners = triangles.get_ref().iter().map(|t| t.get_ref().map(|i| i as usize)).collect();
+            let corners = triangles.get_ref().iter().map(|t| t.get_ref().0.map(|i| i as usize)).collect();
             return Triangulated::with_triangles(positions, corners);
         }
         let layout = match Triangulated::delaunay(positions.clone()) {
@@ -582,6 +604,19 @@ impl Builder<'_> {
         layout
     }
 
+    /// A did-you-mean for an unknown `name` among `candidates`, or, when some file could not be
+    /// parsed, a reminder that its names are unknown.
+    fn unknown_hint<'c>(&self, name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
+        suggestion(name, candidates).or_else(|| {
+            (!self.unparsed.is_empty()).then(|| {
+                format!(
+                    "{} could not be parsed, so the names it defines are unknown until it is fixed",
+                    self.unparsed.join(", ")
+                )
+            })
+        })
+    }
+
     fn motion(&mut self, file: usize, name: &toml::Spanned<String>) -> Motion {
         let found = self.snapshot.assets.get(name.get_ref()).copied();
         match found.map(timeline::is_blend_motion) {
@@ -599,7 +634,7 @@ impl Builder<'_> {
                 Motion::Clip(0)
             }
             None => {
-                let hint = suggestion(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
+                let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
                 self.error(
                     file,
                     name.span(),

@@ -2,15 +2,15 @@
 //! REPL — a prompt on a terminal, plain lines of Lua from standard input otherwise.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use blendlab::compile::compile;
 use blendlab::config::SourceFile;
 use blendlab::repl;
 use blendlab::report::Style;
-use blendlab::script::{Host, Output};
+use blendlab::script::{Host, Limits, Output, parse_memory, parse_timeout};
 use clap::{Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
 
@@ -45,8 +45,18 @@ enum Command {
     /// Run a Lua script headless; exit 1 if it raises an error or an expectation fails.
     Run {
         /// After the script, keep the session and hot-reload its configs when they change.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["timeout", "max_memory", "sandbox"])]
         watch: bool,
+        /// Stop the script with an error (naming the line) after this many seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+        timeout: Option<Duration>,
+        /// Stop the script with an error when its Lua state needs more memory (64M, 512K, 1G).
+        #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+        max_memory: Option<usize>,
+        /// No os, io, debug, dofile, loadfile or C modules; require, bl.load and exports only
+        /// inside the script's folder.
+        #[arg(long)]
+        sandbox: bool,
         script: PathBuf,
         /// Passed to the script as `arg[1..]` and `...`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -96,10 +106,12 @@ fn main() -> ExitCode {
         started,
     };
     let result = match cli.command {
-        Some(Command::Run { watch: true, script, args }) => {
+        Some(Command::Run { watch: true, script, args, .. }) => {
             repl::watch_after_script(options(Vec::new()), &script, &args)
         }
-        Some(Command::Run { watch: false, script, args }) => run(cli.color, &script, &args),
+        Some(Command::Run { watch: false, script, args, timeout, max_memory, sandbox }) => {
+            run(cli.color, &script, &args, Limits { timeout, max_memory }, sandbox)
+        }
         Some(Command::Check { files }) => return check(err_style, &files),
         None => repl::run(options(cli.files.clone())),
     };
@@ -112,8 +124,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(color: ColorChoice, script: &std::path::Path, args: &[String]) -> Result<(), String> {
+fn run(color: ColorChoice, script: &Path, args: &[String], limits: Limits, sandbox: bool) -> Result<(), String> {
     let host = host(color)?;
+    if sandbox {
+        let folder = script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        host.sandbox(folder).map_err(|e| e.message)?;
+    }
+    host.set_limits(limits).map_err(|e| e.message)?;
     host.run_file(script, args).map_err(|e| e.message)
 }
 

@@ -353,7 +353,8 @@ impl Session {
 
     /// Makes `snapshot` live (a successful reload) and moves every actor onto it by stable
     /// names: parameter values and smoothing state carry over by parameter name, local times
-    /// by leaf name. An actor whose asset is gone keeps its old graph frozen, with a warning.
+    /// by leaf name. An actor whose asset is gone rests on an empty graph (the default pose),
+    /// with a warning, and is rebuilt when a later snapshot has the asset again.
     pub fn apply_snapshot(&mut self, snapshot: Snapshot) {
         self.generation += 1;
         let old = std::mem::replace(&mut self.snapshot, snapshot);
@@ -368,6 +369,7 @@ impl Session {
                 .map(|p| old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| actor.params[o]))
                 .collect();
             let now = self.clock.now();
+            // Parameters always move onto the new snapshot's ids, so they stay in step with it.
             match build_graph(&self.snapshot, &actor.spec, now, &mut self.serial) {
                 Ok(mut graph) => {
                     let actor = &mut self.actors[id];
@@ -379,11 +381,15 @@ impl Session {
                     self.log_actor(id, events);
                 }
                 Err(error) => {
+                    // The old graph names assets by ids of the old snapshot; evaluated or carried
+                    // over against the new one it would read the wrong assets (or past the end).
+                    // The actor rests in the default pose until its asset is back.
+                    let actor = &mut self.actors[id];
+                    actor.params = params;
+                    actor.graph = Graph::new(actor.graph.channels().to_vec(), Vec::new());
                     let name = actor.name.clone();
-                    self.log(
-                        Some(&name),
-                        EventKind::Warning { message: format!("{error}; the actor keeps its last graph") },
-                    );
+                    let message = format!("{error}; the actor rests in the default pose until it is back");
+                    self.log(Some(&name), EventKind::Warning { message });
                 }
             }
         }

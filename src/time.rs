@@ -47,6 +47,7 @@ impl Ticks {
 
     /// Time of logic frame `frame` at `rate` Hz: `round(frame * 1e12 / rate)`, computed from
     /// the index with an i128 intermediate (never accumulated), rounding half away from zero.
+    /// Saturates at the i64 range (callers bound frames to ±1e6 s long before that).
     pub fn of_frame(frame: i64, rate: u32) -> Ticks {
         let numerator = frame as i128 * TICKS_PER_SECOND as i128;
         let rate = rate as i128;

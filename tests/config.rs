@@ -1,7 +1,8 @@
 //! Config diagnostics goldens. Each (error or warning) case `tests/config/err/NAME.toml` (or folder `NAME/` of files
 //! loaded together, in name order) is compiled and its rendered diagnostics compared with
 //! `NAME.txt`; each `tests/config/ok/*.toml` must compile with no diagnostic at all.
-//! `BLENDLAB_BLESS=1 cargo test --test config` rewrites the `.txt` files.
+//! `BLENDLAB_BLESS=1 cargo test --test config` rewrites the `.txt` files. Every case is
+//! compiled inside `catch_unwind`: bad input is data, so a panic is a failure of its own.
 
 mod common;
 
@@ -41,7 +42,10 @@ fn broken_configs_report_located_diagnostics() {
     let mut failures = Vec::new();
     for case in cases {
         let sources = sources(&case);
-        let compiled = compile(&sources);
+        let Ok(compiled) = std::panic::catch_unwind(|| compile(&sources)) else {
+            failures.push(format!("{}: compiling it panicked", case.display()));
+            continue;
+        };
         let has_error = compiled.diagnostics.iter().any(|d| d.is_error());
         if compiled.diagnostics.is_empty() || compiled.snapshot.is_some() == has_error {
             failures.push(format!("{}: expected diagnostics, and a snapshot only without errors", case.display()));

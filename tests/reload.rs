@@ -11,17 +11,6 @@ use std::path::{Path, PathBuf};
 use blendlab::script::{Host, Output, Reload};
 use common::{Captured, check_golden};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blendlab-reload-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn version(name: &str) -> String {
-    std::fs::read_to_string(Path::new("tests/reload").join(name)).unwrap()
-}
-
 /// A host whose config is `dir/loco.toml`, with the actor `hero` at speed 0.75 after 1 s.
 struct Story {
     host: Host,
@@ -37,7 +26,7 @@ impl Story {
             Output { out: Box::new(captured.clone()), err: Box::new(captured.clone()), style: Default::default() };
         let host = Host::new(output).unwrap();
         let file = dir.join("loco.toml");
-        std::fs::write(&file, version("v1.toml")).unwrap();
+        std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
         host.load_config(&file).unwrap();
         host.eval("hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)").unwrap();
         Story { host, captured, file, log: String::new() }
@@ -64,14 +53,20 @@ impl Story {
 
 #[test]
 fn a_session_survives_every_kind_of_save() {
-    let dir = scratch("story");
+    let dir = common::scratch("reload-story");
     let mut story = Story::start(&dir);
-    let v1 = version("v1.toml");
+    let v1 = common::reload_version("v1.toml");
     let half = &v1[..v1.len() / 2];
 
     assert!(matches!(story.save("the same text again", Some(&v1)), Reload::Unchanged));
-    assert!(matches!(story.save("broken mid-session", Some(&version("broken.toml"))), Reload::Failed { .. }));
-    assert!(matches!(story.save("fixed: the new version", Some(&version("v2.toml"))), Reload::Applied { .. }));
+    assert!(matches!(
+        story.save("broken mid-session", Some(&common::reload_version("broken.toml"))),
+        Reload::Failed { .. }
+    ));
+    assert!(matches!(
+        story.save("fixed: the new version", Some(&common::reload_version("v2.toml"))),
+        Reload::Applied { .. }
+    ));
     assert!(matches!(story.save("first half of a write", Some(half)), Reload::Failed { .. }));
     assert!(matches!(story.save("second half arrives", Some(&v1)), Reload::Applied { .. }));
     assert!(matches!(story.save("deleted", None), Reload::Failed { .. }));
@@ -88,10 +83,10 @@ fn a_session_survives_every_kind_of_save() {
 
 #[test]
 fn a_broken_save_keeps_the_live_weights() {
-    let dir = scratch("weights");
+    let dir = common::scratch("reload-weights");
     let mut story = Story::start(&dir);
     let before = story.host.eval("hero:weights()").unwrap();
-    story.save("broken", Some(&version("broken.toml")));
+    story.save("broken", Some(&common::reload_version("broken.toml")));
     assert_eq!(story.host.eval("hero:weights()").unwrap(), before);
     story.save("deleted", None);
     assert_eq!(story.host.eval("hero:weights()").unwrap(), before);
@@ -100,29 +95,29 @@ fn a_broken_save_keeps_the_live_weights() {
 /// The real thing: `blendlab FILE` with input piped, the file edited on disk underneath.
 #[test]
 fn the_watcher_reloads_saved_files_end_to_end() {
-    let dir = scratch("watch");
+    let dir = common::scratch("reload-watch");
     let file = dir.join("loco.toml");
-    std::fs::write(&file, version("v1.toml")).unwrap();
+    std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
     let mut repl = pty::Piped::start(&[file.as_os_str()]);
     repl.send(
         "hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)\nprint('ready')\n",
     );
     repl.out.wait_for("ready");
 
-    std::fs::write(&file, version("broken.toml")).unwrap();
+    std::fs::write(&file, common::reload_version("broken.toml")).unwrap();
     repl.out.wait_for("reload_failed generation=2");
     repl.err.wait_for("loco.toml:4:10: error: unknown key `lenght`");
 
     // an editor's save: write a temporary file, rename it over the config
     let temporary = dir.join(".loco.toml.swp");
-    std::fs::write(&temporary, version("v2.toml")).unwrap();
+    std::fs::write(&temporary, common::reload_version("v2.toml")).unwrap();
     std::fs::rename(&temporary, &file).unwrap();
     repl.out.wait_for("reload_applied generation=2");
     repl.out.wait_for("removed: leaf walk");
 
     std::fs::remove_file(&file).unwrap();
     repl.err.wait_for("cannot read file");
-    std::fs::write(&file, version("v1.toml")).unwrap();
+    std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
     repl.out.wait_for("reload_applied generation=3");
 
     repl.send("print(bl.frame(), hero:get('speed'), #bl.events({ kind = 'reload_applied' }))\n");

@@ -7,13 +7,13 @@ use std::ops::Range;
 use toml::Spanned;
 
 use super::{Asset, Builder, GraphDef, LayerDef, LayerSource, MaskCheck, Motion, Named};
-use crate::config::suggestion;
 use crate::config::timeline::{
     CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTask, RawTimeline, RawTimelineClip,
     RawTrack, TrackKind,
 };
+use crate::config::{number, suggestion};
 use crate::graph::DEFAULT_CHANNEL;
-use crate::time::Ticks;
+use crate::time::{MAX_SECONDS, Ticks};
 use crate::timeline::interval_tree::{Entry, IntervalTree};
 use crate::timeline::{
     ClipMotion, Curve, Marker, Task, TaskKind, Timeline, TimelineClip, TimelineLayer, TimelineTrack,
@@ -38,7 +38,14 @@ struct Pending<'a> {
 impl Builder<'_> {
     pub(super) fn timeline(&mut self, file: usize, named: &Named<RawTimeline>) -> Timeline {
         let raw = &named.value;
-        let frame_rate = raw.frame_rate.as_ref().map(|r| *r.get_ref() as u32);
+        self.entry_valid = named.valid;
+        self.entry_reported = named.reported.clone();
+        // A locally invalid rate (0, negative, huge) was reported; compile as if there were none.
+        let frame_rate = raw
+            .frame_rate
+            .as_ref()
+            .and_then(|r| u32::try_from(*r.get_ref()).ok())
+            .filter(|r| (1..=crate::config::timeline::MAX_FRAME_RATE).contains(&i64::from(*r)));
         let mut timeline = Timeline {
             name: named.name.clone(),
             frame_rate,
@@ -258,9 +265,16 @@ impl Builder<'_> {
                 let animation = self.required(file, raw, &t.animation, "animation", kind_name)?;
                 let is_state =
                     matches!(self.snapshot.assets.get(animation.get_ref()), Some(Asset::Clip(_) | Asset::BlendTree(_)));
-                if !is_state {
+                if let Some(other) = self.snapshot.assets.get(animation.get_ref()).filter(|_| !is_state) {
+                    let message = format!(
+                        "`{}` is a {}; PlayAnimation plays a clip or blend tree",
+                        animation.get_ref(),
+                        other.kind_name()
+                    );
+                    self.error(file, animation.span(), message, None);
+                } else if !is_state {
                     let names = self.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)));
-                    let hint = suggestion(animation.get_ref(), names);
+                    let hint = self.unknown_hint(animation.get_ref(), names);
                     self.error(
                         file,
                         animation.span(),
@@ -269,11 +283,11 @@ impl Builder<'_> {
                     );
                 }
                 let fade = t.fade.as_ref().map_or(DEFAULT_FADE, |f| *f.get_ref());
-                if !(fade.is_finite() && fade >= 0.0) {
+                if !(fade.is_finite() && (0.0..=MAX_SECONDS).contains(&fade)) {
                     self.error(
                         file,
                         t.fade.as_ref().map_or(raw.span(), |f| f.span()),
-                        format!("fade must be ≥ 0 seconds, got {fade}"),
+                        format!("fade must be from 0 to 1e6 seconds, got {}", number(fade)),
                         None,
                     );
                 }
@@ -312,7 +326,7 @@ impl Builder<'_> {
         key: &str,
         kind: &str,
     ) -> Option<&'t Spanned<String>> {
-        if field.is_none() {
+        if field.is_none() && !self.entry_reported.iter().any(|k| k == key) {
             self.error(file, raw.span(), format!("task type {kind} needs `{key}`"), None);
         }
         field.as_ref()
@@ -328,7 +342,7 @@ impl Builder<'_> {
     ) {
         let names = catalog(&self.snapshot);
         if !names.contains(name.get_ref()) {
-            let hint = suggestion(name.get_ref(), names.iter().map(String::as_str));
+            let hint = self.unknown_hint(name.get_ref(), names.iter().map(String::as_str));
             let message = format!(
                 "unknown {what} `{}`: it is not in the [{}] catalog",
                 name.get_ref(),
@@ -353,7 +367,7 @@ impl Builder<'_> {
                 None
             }
             None => {
-                let hint = suggestion(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
+                let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
                 self.error(
                     file,
                     name.span(),
@@ -475,10 +489,12 @@ impl Builder<'_> {
         for marker in raw {
             let m = marker.get_ref();
             let time = match (&m.time, &m.frame, rate) {
-                (Some(t), _, _) => Ticks::from_secs(*t.get_ref()).unwrap_or(Ticks::ZERO),
-                (None, Some(f), Some(rate)) => Ticks::of_frame(*f.get_ref(), rate),
-                _ => continue,
+                (Some(t), _, _) => Ticks::from_secs(*t.get_ref()).ok(),
+                (None, Some(f), Some(rate)) => Some(Ticks::of_frame(*f.get_ref(), rate)).filter(|t| *t <= Ticks::MAX),
+                _ => None,
             };
+            // A time beyond ±1e6 s was reported where it was read.
+            let Some(time) = time else { continue };
             if time > duration + Ticks(1) {
                 let span = marker.span();
                 self.error(
@@ -587,8 +603,16 @@ impl Builder<'_> {
                     _ => |a| matches!(a, Asset::Timeline(_)),
                 };
                 let want = if want == "state" { "clip or blend tree (transition state)" } else { want };
-                let hint = suggestion(name.get_ref(), self.snapshot.names_of(kinds));
-                self.error(file, name.span(), format!("no {want} named `{}`", name.get_ref()), hint);
+                let message = match found {
+                    Some(other) => format!("`{}` is a {}, not a {want}", name.get_ref(), other.kind_name()),
+                    None => format!("no {want} named `{}`", name.get_ref()),
+                };
+                let hint = if found.is_some() {
+                    None
+                } else {
+                    self.unknown_hint(name.get_ref(), self.snapshot.names_of(kinds))
+                };
+                self.error(file, name.span(), message, hint);
                 return None;
             }
         };
@@ -651,7 +675,11 @@ impl Builder<'_> {
         }
     }
 
+    /// A warning about the timeline being compiled, if it is locally valid.
     fn warn(&mut self, file: usize, span: Range<usize>, message: String) {
+        if !self.entry_valid {
+            return;
+        }
         self.diagnostics.push(crate::config::Diagnostic::warning(&self.sources[file].path, span, message));
     }
 }

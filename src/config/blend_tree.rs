@@ -5,7 +5,7 @@
 
 use toml::Spanned;
 
-use super::raw::{BlendKind, RawBlendTree, RawChild};
+use super::raw::{BlendKind, Exact, RawBlendTree, RawChild};
 use super::{Named, Problems};
 
 /// The child field each tree type places its children with.
@@ -31,13 +31,13 @@ pub(super) fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) 
     let kind = *t.kind.get_ref();
     let children = t.children.get_ref();
     if children.is_empty() {
-        p.error(t.children.span(), format!("blend tree `{name}` has no children"));
+        p.missing(&["children"], t.children.span(), format!("blend tree `{name}` has no children"));
     }
     match kind {
         BlendKind::OneD => {
             if t.parameter.is_none() {
                 let hint = if t.parameters.is_some() { " (a 1d tree takes `parameter`, not `parameters`)" } else { "" };
-                p.error(name_span, format!("1d blend tree `{name}` needs `parameter = \"…\"`{hint}"));
+                p.missing(&["parameter"], name_span, format!("1d blend tree `{name}` needs `parameter = \"…\"`{hint}"));
             }
             if let Some(ps) = &t.parameters {
                 p.error(ps.span(), "a 1d tree takes one `parameter`, not `parameters`");
@@ -50,7 +50,8 @@ pub(super) fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) 
                 p.error(span, "a direct tree reads one `parameter` per child, not parameters of the tree");
             }
             for child in children.iter().filter(|c| c.parameter.is_none()) {
-                p.error(
+                p.missing(
+                    &["parameter"],
                     child.motion.span(),
                     format!("direct blend tree child `{}` needs `parameter`", child.motion.get_ref()),
                 );
@@ -62,7 +63,11 @@ pub(super) fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) 
                 Some(ps) => {
                     p.error(ps.span(), format!("a 2D tree takes two parameters `[x, y]`, got {}", ps.get_ref().len()))
                 }
-                None => p.error(name_span, format!("2D blend tree `{name}` needs `parameters = [\"x\", \"y\"]`")),
+                None => p.missing(
+                    &["parameters"],
+                    name_span,
+                    format!("2D blend tree `{name}` needs `parameters = [\"x\", \"y\"]`"),
+                ),
             }
             if let Some(param) = &t.parameter {
                 p.error(param.span(), "a 2D tree takes `parameters = [x, y]`, not `parameter`");
@@ -106,7 +111,11 @@ fn validate_thresholds(p: &mut Problems, children: &[RawChild]) {
     let mut seen: Vec<f64> = Vec::new();
     for child in children {
         let Some(th) = &child.threshold else {
-            p.error(child.motion.span(), format!("1d child `{}` needs a `threshold`", child.motion.get_ref()));
+            p.missing(
+                &["threshold"],
+                child.motion.span(),
+                format!("1d child `{}` needs a `threshold`", child.motion.get_ref()),
+            );
             continue;
         };
         if p.finite(th, "threshold") {
@@ -128,10 +137,10 @@ fn validate_positions(p: &mut Problems, kind: BlendKind, children: &[RawChild]) 
     for child in children {
         let name = child.motion.get_ref().as_str();
         let Some(pos) = &child.position else {
-            p.error(child.motion.span(), format!("2D child `{name}` needs a `position = [x, y]`"));
+            p.missing(&["position"], child.motion.span(), format!("2D child `{name}` needs a `position = [x, y]`"));
             continue;
         };
-        let [x, y] = *pos.get_ref();
+        let [x, y] = pos.get_ref().0;
         let x_finite = p.finite_at(pos.span(), x, "position x");
         let y_finite = p.finite_at(pos.span(), y, "position y");
         if !(x_finite && y_finite) {
@@ -154,13 +163,13 @@ fn validate_positions(p: &mut Problems, kind: BlendKind, children: &[RawChild]) 
 
 /// Explicit triangles: a non-empty list of in-range, distinct child indices spanning a
 /// non-zero area.
-fn validate_triangles(p: &mut Problems, children: &[RawChild], triangles: &Spanned<Vec<Spanned<[i64; 3]>>>) {
+fn validate_triangles(p: &mut Problems, children: &[RawChild], triangles: &Spanned<Vec<Spanned<Exact<i64, 3>>>>) {
     if triangles.get_ref().is_empty() {
         p.error(triangles.span(), "`triangles` is empty; leave it out to triangulate automatically (Delaunay)");
     }
     let n = children.len();
     for triangle in triangles.get_ref() {
-        let corners = *triangle.get_ref();
+        let corners = triangle.get_ref().0;
         let shown = format!("[{}, {}, {}]", corners[0], corners[1], corners[2]);
         if let Some(&bad) = corners.iter().find(|&&i| usize::try_from(i).map_or(true, |i| i >= n)) {
             let range = if n == 0 { "it has none".to_string() } else { format!("0 to {}", n - 1) };
@@ -179,7 +188,7 @@ fn validate_triangles(p: &mut Problems, children: &[RawChild], triangles: &Spann
             continue;
         }
         let points: Option<Vec<[f64; 2]>> =
-            corners.iter().map(|&i| children[i].position.as_ref().map(|q| *q.get_ref())).collect();
+            corners.iter().map(|&i| children[i].position.as_ref().map(|q| q.get_ref().0)).collect();
         if let Some(q) = points
             && zero_area(q[0], q[1], q[2])
         {

@@ -100,15 +100,26 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely
-/// typo (distance ≤ max(1, len/3)).
+/// typo (distance ≤ max(1, len/3)); failing that, the one candidate that `word` (3 or more
+/// characters) begins, as `2d_simple` begins `2d_simple_directional`. Nothing for `""`.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    if word.is_empty() {
+        return None;
+    }
     let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+    let word = word.to_lowercase();
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    let closest = candidates
+        .iter()
+        .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, c)| (*d, *c))
-        .map(|(_, c)| c)
+        .map(|(_, c)| c);
+    let mut extended = candidates.iter().filter(|c| word.chars().count() >= 3 && c.to_lowercase().starts_with(&word));
+    closest.or_else(|| match (extended.next(), extended.next()) {
+        (Some(only), None) => Some(*only),
+        _ => None,
+    })
 }
 
 /// A "did you mean `x`?" hint for `word` among `candidates`, if one is close.
@@ -116,20 +127,37 @@ pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>)
     did_you_mean(word, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters where swapping two neighbours counts as one edit (optimal
+/// string alignment), so `wakl` is one edit from `walk`, as a typist sees it.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // d[i][j]: distance between the first i characters of a and the first j of b.
+    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
+}
+
+/// A number as messages show it: plainly, or in scientific notation when that is shorter
+/// (`1e300`, `-5e-324`), never as hundreds of digits.
+pub fn number(v: f64) -> String {
+    let plain = format!("{v}");
+    let scientific = format!("{v:e}");
+    if scientific.len() < plain.len() { scientific } else { plain }
 }
 
 #[cfg(test)]
@@ -149,6 +177,9 @@ mod tests {
         assert_eq!(did_you_mean("lenght", ["length", "loop"]), Some("length"));
         assert_eq!(did_you_mean("sped", ["speed", "direction"]), Some("speed"));
         assert_eq!(did_you_mean("zzz", ["length", "loop"]), None);
+        assert_eq!(did_you_mean("wakl", ["walk", "idle"]), Some("walk"));
+        assert_eq!(did_you_mean("2d_simple", ["2d_simple_directional", "1d"]), Some("2d_simple_directional"));
+        assert_eq!(did_you_mean("", ["t"]), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue, ValueDeserializer};
 
-pub use diagnostic::{Diagnostic, Severity, did_you_mean, suggestion};
+pub use diagnostic::{Diagnostic, Severity, did_you_mean, number, suggestion};
 use raw::{RawBlendTree, RawClip, RawParameter};
 
 /// A config file's path (as given) and text.
@@ -35,6 +35,9 @@ pub struct Named<T> {
     /// False when local validation reported an error for it: it is kept so that its name
     /// is known and its references are still checked, but it never reaches a snapshot.
     pub valid: bool,
+    /// Keys whose problems were already reported while reading it (a bad value, a
+    /// misspelling of the key): later checks do not report them again as missing.
+    pub reported: Vec<String>,
 }
 
 /// What one file defines: every entry that has the right TOML shape, flagged `valid` when
@@ -50,6 +53,8 @@ pub struct ParsedFile {
     pub audio: Vec<Named<timeline::RawAudio>>,
     /// Hit profiles are free-form tables passed through with `ApplyHit` commands.
     pub hit_profiles: Vec<Named<toml::Table>>,
+    /// The file is not valid TOML, so it defines nothing.
+    pub unparsed: bool,
 }
 
 /// The top-level tables this version understands.
@@ -60,12 +65,20 @@ pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees", "timelines
 /// them and nothing cascades into "unknown name" errors.
 pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
     let mut parsed = ParsedFile { path: source.path.clone(), ..ParsedFile::default() };
-    let mut problems = Problems { file: &source.path, list: Vec::new() };
+    let mut problems = Problems { file: &source.path, text: &source.text, list: Vec::new(), reported: Vec::new() };
     let (root, syntax_errors) = DeTable::parse_recoverable(&source.text);
     if !syntax_errors.is_empty() {
+        // One mistake (an unclosed string) can make the parser complain twice at one place;
+        // the first complaint there is the one to read.
+        let mut seen: Vec<usize> = Vec::new();
         for error in syntax_errors {
-            problems.toml_error(&error, 0..0);
+            let at = error.span().map_or(0, |s| s.start);
+            if !seen.contains(&at) {
+                seen.push(at);
+                problems.toml_error(&error, 0..0);
+            }
         }
+        parsed.unparsed = true;
         return (parsed, problems.list);
     }
     for (key, value) in root.into_inner() {
@@ -101,12 +114,23 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
 /// Collects the diagnostics of one file.
 struct Problems<'a> {
     file: &'a str,
+    text: &'a str,
     list: Vec<Diagnostic>,
+    /// The keys already reported for the entry being validated (see [`Named::reported`]).
+    reported: Vec<String>,
 }
 
 impl Problems<'_> {
     fn error(&mut self, span: Range<usize>, message: impl Into<String>) {
         self.list.push(Diagnostic::error(self.file, span, message));
+    }
+
+    /// Reports that one of `keys` is missing — unless a problem with one of them was reported
+    /// already, in which case the absence is only the consequence of that problem.
+    fn missing(&mut self, keys: &[&str], span: Range<usize>, message: impl Into<String>) {
+        if !self.reported.iter().any(|k| keys.contains(&k.as_str())) {
+            self.error(span, message);
+        }
     }
 
     fn warning(&mut self, span: Range<usize>, message: impl Into<String>) {
@@ -123,14 +147,17 @@ impl Problems<'_> {
         for (key, value) in table {
             let fallback = value.span();
             let before = self.errors();
-            let (entry, errors) = deserialize_all::<T>(value.clone());
+            let (entry, errors, reported) = deserialize_all::<T>(value.clone());
             for error in &errors {
                 self.toml_error(error, fallback.clone());
             }
             // What remains after pruning is validated too, so its problems show at once.
             if let Some(entry) = entry {
-                let mut named = Named { name: key.get_ref().to_string(), span: key.span(), value: entry, valid: true };
+                let name = key.get_ref().to_string();
+                let mut named = Named { name, span: key.span(), value: entry, valid: true, reported };
+                self.reported = named.reported.clone();
                 validate(self, &named);
+                self.reported.clear();
                 named.valid = self.errors() == before;
                 entries.push(named);
             }
@@ -146,11 +173,14 @@ impl Problems<'_> {
     /// "unknown variant" messages and adding a did-you-mean.
     fn toml_error(&mut self, error: &toml::de::Error, fallback: Range<usize>) {
         let span = error.span().unwrap_or(fallback);
-        let message = error
-            .message()
-            .trim()
-            .replace("expected f64", "expected a number")
-            .replace("expected i64", "expected a whole number");
+        let message = reworded(error.message().trim());
+        let message = match message.as_str() {
+            "duplicate key" => {
+                let key = self.text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
+                format!("duplicate key `{key}`: a key may appear only once in a table")
+            }
+            _ => message,
+        };
         let d = match unknown_name(&message) {
             Some((what, word, expected)) => {
                 let known = expected.join(", ");
@@ -185,62 +215,77 @@ impl Problems<'_> {
 
     fn non_negative(&mut self, value: &Spanned<f64>, what: &str) {
         if self.finite(value, what) && *value.get_ref() < 0.0 {
-            self.error(value.span(), format!("{what} must be ≥ 0, got {}", value.get_ref()));
+            self.error(value.span(), format!("{what} must be ≥ 0, got {}", number(*value.get_ref())));
         }
     }
 }
 
+/// What one entry deserialized to after pruning (if anything), its errors, and the keys
+/// those errors explain (see [`Named::reported`]).
+type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<String>);
+
 /// Deserializes one entry, collecting every type-level problem rather than the first: after
 /// each error the offending key (or array element, or the table a field is missing from) is
-/// pruned from a copy and deserialization is retried. A "missing field" that only follows
-/// from an error already reported (a bad value of that field, or a misspelling of it) is not
-/// reported again. Returns what deserialized after pruning, if anything, and the errors.
-fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> (Option<T>, Vec<toml::de::Error>) {
+/// pruned from a copy and deserialization is retried. A problem that only follows from an
+/// error already reported is not reported again: a "missing field" after a bad value or a
+/// misspelling of that field, or an array of the wrong length after one of its elements was
+/// pruned.
+fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserialized<T> {
     const MAX_PROBLEMS: usize = 64;
     let mut errors: Vec<toml::de::Error> = Vec::new();
     let mut explained: Vec<String> = Vec::new();
+    let mut shortened: Vec<Range<usize>> = Vec::new();
     for _ in 0..MAX_PROBLEMS {
         let error = match T::deserialize(ValueDeserializer::from(value.clone())) {
-            Ok(entry) => return (Some(entry), errors),
+            Ok(entry) => return (Some(entry), errors, explained),
             Err(error) => error,
         };
         let message = error.message();
         let missing = message.strip_prefix("missing field `").and_then(|m| m.split('`').next());
-        if !missing.is_some_and(|field| explained.iter().any(|e| e == field)) {
+        let consequence = missing.is_some_and(|field| explained.iter().any(|e| e == field))
+            || (message.starts_with("invalid length")
+                && error.span().is_some_and(|e| shortened.iter().any(|s| e.start <= s.start && s.end <= e.end)));
+        if !consequence {
             errors.push(error.clone());
         }
         if let Some((_, word, expected)) = unknown_name(message) {
             explained.extend(did_you_mean(&word, expected.iter().map(String::as_str)).map(str::to_string));
         }
         let Some(span) = error.span() else { break };
-        match prune(&mut value, &span) {
-            Some(key) => explained.extend(key),
-            None => break,
-        }
+        let Some(pruned) = prune(&mut value, &span, None) else { break };
+        explained.extend(pruned.key);
+        shortened.push(pruned.from);
     }
-    (None, errors)
+    (None, errors, explained)
 }
 
-/// Removes the innermost table entry or array element at `span` from below `value`
-/// (searching every child, since the span of an array of tables need not cover its
-/// elements); returns `Some(removed key)` (`Some(None)` for an array element) or `None`
-/// when nothing below `value` holds the span.
-fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>) -> Option<Option<String>> {
+/// What [`prune`] removed: the key (of the entry, or of the array the element was in) and the
+/// span of the table or array it was removed from.
+struct Pruned {
+    key: Option<String>,
+    from: Range<usize>,
+}
+
+/// Removes the innermost table entry or array element at `span` from below `value` (whose
+/// key is `key`), searching every child, since the span of an array of tables need not cover
+/// its elements; `None` when nothing below `value` holds the span.
+fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>, key: Option<&str>) -> Option<Pruned> {
     let holds = |outer: Range<usize>| outer.start <= span.start && span.end <= outer.end;
+    let from = value.span();
     match value.get_mut() {
         DeValue::Table(table) => {
-            for (_, child) in table.iter_mut() {
-                if let Some(removed) = prune(child, span) {
+            for (k, child) in table.iter_mut() {
+                if let Some(removed) = prune(child, span, Some(k.get_ref())) {
                     return Some(removed);
                 }
             }
-            let key = table.iter().find(|(k, c)| holds(k.span()) || holds(c.span()))?.0.clone();
-            table.remove(&key);
-            Some(Some(key.get_ref().to_string()))
+            let found = table.iter().find(|(k, c)| holds(k.span()) || holds(c.span()))?.0.clone();
+            table.remove(&found);
+            Some(Pruned { key: Some(found.get_ref().to_string()), from })
         }
         DeValue::Array(array) => {
             for child in array.iter_mut() {
-                if let Some(removed) = prune(child, span) {
+                if let Some(removed) = prune(child, span, key) {
                     return Some(removed);
                 }
             }
@@ -252,10 +297,25 @@ fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>) -> Option<Option<Str
                 }
             }
             *array = kept;
-            Some(None)
+            Some(Pruned { key: key.map(str::to_string), from })
         }
         _ => None,
     }
+}
+
+/// serde's words for TOML's: tables and arrays, numbers and names.
+fn reworded(message: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("expected f64", "expected a number"),
+        ("expected i64", "expected a whole number"),
+        ("expected a sequence", "expected an array"),
+        ("expected a map", "expected a table"),
+        ("invalid type: sequence", "invalid type: array"),
+        ("invalid type: map", "invalid type: table"),
+        ("missing field", "missing key"),
+        ("wanted string or table", "expected a name in quotes"),
+    ];
+    WORDS.iter().fold(message.to_string(), |m, (from, to)| m.replace(from, to))
 }
 
 /// Parses serde's "unknown field `x`, expected `a` or `b`" (or "one of `a`, `b`", or
@@ -276,7 +336,7 @@ fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
 fn validate_clip(p: &mut Problems, clip: &Named<RawClip>) {
     let length = &clip.value.length;
     if p.finite(length, "clip length") && *length.get_ref() <= 0.0 {
-        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", length.get_ref()));
+        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", number(*length.get_ref())));
     }
 }
 
@@ -292,7 +352,7 @@ fn validate_parameter(p: &mut Problems, param: &Named<RawParameter>) {
         && p.finite(s, "max_speed")
         && *s.get_ref() <= 0.0
     {
-        p.error(s.span(), format!("max_speed must be > 0, got {}", s.get_ref()));
+        p.error(s.span(), format!("max_speed must be > 0, got {}", number(*s.get_ref())));
     }
     if let Some(z) = &v.dead_zone {
         p.non_negative(z, "dead_zone");
@@ -302,13 +362,13 @@ fn validate_parameter(p: &mut Problems, param: &Named<RawParameter>) {
     }
 }
 
-fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<[f64; 2]>>>) {
+fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<raw::Exact<f64, 2>>>>) {
     if curve.get_ref().len() < 2 {
-        p.error(curve.span(), "a curve needs at least two points `[[in, out], …]`");
+        p.missing(&["curve"], curve.span(), "a curve needs at least two points `[[in, out], …]`");
     }
     let mut previous: Option<f64> = None;
     for point in curve.get_ref() {
-        let [x, y] = *point.get_ref();
+        let [x, y] = point.get_ref().0;
         if !(x.is_finite() && y.is_finite()) {
             p.error(point.span(), "curve points must be finite numbers");
             continue;

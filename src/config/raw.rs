@@ -3,7 +3,30 @@
 //! them. Nothing here is validated beyond TOML types; see `config` and `compile`.
 
 use serde::Deserialize;
+use serde::de::{Deserializer, Error as _};
 use toml::Spanned;
+
+/// An array of exactly `N` values. serde's own `[T; N]` ignores extra elements (`[x, y, z]`
+/// would read as `[x, y]`), so a position or curve point with a stray number would pass
+/// silently; this one reports the wrong length.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Exact<T, const N: usize>(pub [T; N]);
+
+impl<T, const N: usize> std::ops::Deref for Exact<T, N> {
+    type Target = [T; N];
+    fn deref(&self) -> &[T; N] {
+        &self.0
+    }
+}
+
+impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for Exact<T, N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let values = Vec::<T>::deserialize(deserializer)?;
+        let len = values.len();
+        let expected = format!("an array of exactly {N} numbers");
+        values.try_into().map(Exact).map_err(|_| D::Error::invalid_length(len, &expected.as_str()))
+    }
+}
 
 /// `[clips.NAME]`: a motion with a length and a loop flag (Unity: AnimationClip).
 #[derive(Clone, Debug, Deserialize)]
@@ -27,7 +50,7 @@ pub struct RawParameter {
     /// `|x| < dead_zone` reads as 0.
     pub dead_zone: Option<Spanned<f64>>,
     /// Piecewise-linear remap `[[in, out], …]` with strictly increasing `in`.
-    pub curve: Option<Spanned<Vec<Spanned<[f64; 2]>>>>,
+    pub curve: Option<Spanned<Vec<Spanned<Exact<f64, 2>>>>>,
 }
 
 /// The blend tree types (REFERENCE §2.1–2.6).
@@ -92,7 +115,7 @@ pub struct RawBlendTree {
     /// `direct` only: divide the weights by their sum.
     pub normalize: Option<Spanned<bool>>,
     /// `2d_triangulated` only: explicit triangles as child indices.
-    pub triangles: Option<Spanned<Vec<Spanned<[i64; 3]>>>>,
+    pub triangles: Option<Spanned<Vec<Spanned<Exact<i64, 3>>>>>,
 }
 
 /// One child of a blend tree.
@@ -104,7 +127,7 @@ pub struct RawChild {
     /// `1d` only.
     pub threshold: Option<Spanned<f64>>,
     /// 2D types only.
-    pub position: Option<Spanned<[f64; 2]>>,
+    pub position: Option<Spanned<Exact<f64, 2>>>,
     /// `direct` only: the parameter that is this child's weight.
     pub parameter: Option<Spanned<String>>,
 }

@@ -5,7 +5,9 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Named, Problems};
+use super::raw::Exact;
+use super::{Named, Problems, number};
+use crate::time::MAX_SECONDS;
 
 /// How a playback treats time past the timeline's duration (REFERENCE §3.8).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -52,10 +54,10 @@ pub enum CurveName {
 
 /// `mix_in_curve` / `mix_out_curve`: a named curve or keys `[[p, value], …]` over p ∈ [0, 1].
 #[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged, expecting = "a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")]
+#[serde(untagged, expecting = "expected a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")]
 pub enum RawCurve {
     Named(CurveName),
-    Keys(Vec<[f64; 2]>),
+    Keys(Vec<Exact<f64, 2>>),
 }
 
 /// A marker (signal) on a timeline or a track.
@@ -106,7 +108,7 @@ pub(super) fn validate_audio(p: &mut Problems, audio: &Named<RawAudio>) {
         && p.finite(length, "audio length")
         && *length.get_ref() <= 0.0
     {
-        p.error(length.span(), format!("audio length must be > 0 seconds, got {}", length.get_ref()));
+        p.error(length.span(), format!("audio length must be > 0 seconds, got {}", number(*length.get_ref())));
     }
 }
 
@@ -219,9 +221,7 @@ pub struct RawGraph {
 }
 
 /// The largest frame rate accepted.
-const MAX_FRAME_RATE: i64 = 100_000;
-/// The largest frame number accepted: 1e6 s at the largest frame rate.
-const MAX_FRAME: i64 = 1_000_000 * MAX_FRAME_RATE;
+pub const MAX_FRAME_RATE: i64 = 100_000;
 
 pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>) {
     let t = &timeline.value;
@@ -232,24 +232,24 @@ pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>)
     }
     match (t.duration_mode, &t.duration) {
         (DurationMode::Fixed, None) => {
-            p.error(timeline.span.clone(), "duration_mode = \"fixed\" needs a `duration`".to_string())
+            p.missing(&["duration"], timeline.span.clone(), "duration_mode = \"fixed\" needs a `duration`")
         }
         (DurationMode::BasedOnClips, Some(d)) => {
             p.error(d.span(), "`duration` is only used with duration_mode = \"fixed\"".to_string())
         }
         (DurationMode::Fixed, Some(d)) => {
             if p.finite(d, "duration") && *d.get_ref() <= 0.0 {
-                p.error(d.span(), format!("duration must be > 0 seconds, got {}", d.get_ref()));
+                p.error(d.span(), format!("duration must be > 0 seconds, got {}", number(*d.get_ref())));
             }
         }
         (DurationMode::BasedOnClips, None) => {}
     }
-    let has_rate = t.frame_rate.is_some();
+    let rate = t.frame_rate.as_ref().map(|r| *r.get_ref());
     for marker in &t.markers {
-        validate_marker(p, marker, has_rate);
+        validate_marker(p, marker, rate);
     }
     for track in &t.tracks {
-        validate_track(p, track, has_rate, TrackPlace::Root);
+        validate_track(p, track, rate, TrackPlace::Root);
     }
 }
 
@@ -259,7 +259,7 @@ enum TrackPlace {
     Override,
 }
 
-fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, has_rate: bool, place: TrackPlace) {
+fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>, place: TrackPlace) {
     let t = track.get_ref();
     let kind_span = t.kind.as_ref().map_or(t.name.span(), |k| k.span());
     if t.kind() == TrackKind::Group {
@@ -284,37 +284,53 @@ fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, has_rate: bool, p
         p.error(mask.span(), "`mask` belongs on override sub-tracks (or graph layers)");
     }
     for clip in &t.clips {
-        validate_timeline_clip(p, clip, has_rate);
+        validate_timeline_clip(p, clip, rate);
     }
     for marker in &t.markers {
-        validate_marker(p, marker, has_rate);
+        validate_marker(p, marker, rate);
     }
     for child in &t.tracks {
-        validate_track(p, child, has_rate, place);
+        validate_track(p, child, rate, place);
     }
     for child in &t.overrides {
-        validate_track(p, child, has_rate, TrackPlace::Override);
+        validate_track(p, child, rate, TrackPlace::Override);
     }
 }
 
-fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, has_rate: bool) {
+/// Reports a frame number whose time at the timeline's (valid) rate is beyond ±1e6 s.
+fn frame_in_range(p: &mut Problems, frame: &Spanned<i64>, rate: Option<i64>, what: &str) {
+    let Some(hz) = rate.filter(|r| (1..=MAX_FRAME_RATE).contains(r)) else { return };
+    let seconds = *frame.get_ref() as f64 / hz as f64;
+    if seconds.abs() > MAX_SECONDS {
+        p.error(
+            frame.span(),
+            format!(
+                "{what} {} is {seconds:.3e} s at {hz} fps, beyond the ±1e6 s that blendlab accepts",
+                frame.get_ref()
+            ),
+        );
+    }
+}
+
+fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i64>) {
     let m = marker.get_ref();
     match (&m.time, &m.frame) {
         (Some(_), Some(_)) => p.error(marker.span(), "a marker takes `time` or `frame`, not both"),
-        (None, None) => p.error(marker.span(), "a marker needs a `time` (seconds) or a `frame`"),
+        (None, None) => p.missing(&["time", "frame"], marker.span(), "a marker needs a `time` (seconds) or a `frame`"),
         (Some(time), None) => p.non_negative(time, "marker time"),
         (None, Some(frame)) => {
-            if !has_rate {
+            frame_in_range(p, frame, rate, "marker frame");
+            if rate.is_none() {
                 p.error(frame.span(), "markers by frame need the timeline's `frame_rate`");
             }
-            if !(0..=MAX_FRAME).contains(frame.get_ref()) {
-                p.error(frame.span(), format!("marker frame must be from 0 to {MAX_FRAME}, got {}", frame.get_ref()));
+            if *frame.get_ref() < 0 {
+                p.error(frame.span(), format!("marker frame must be ≥ 0, got {}", frame.get_ref()));
             }
         }
     }
 }
 
-fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has_rate: bool) {
+fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rate: Option<i64>) {
     let c = clip.get_ref();
     let seconds = c.start.is_some() || c.duration.is_some();
     let frames = c.start_frame.is_some() || c.end_frame.is_some();
@@ -322,29 +338,40 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has
         (true, true) => {
             p.error(clip.span(), "a clip takes `start`/`duration` (seconds) or `start_frame`/`end_frame`, not both")
         }
-        (false, false) => p.error(clip.span(), "a clip needs `start` and `duration`, or `start_frame` and `end_frame`"),
+        (false, false) => p.missing(
+            &["start", "duration", "start_frame", "end_frame"],
+            clip.span(),
+            "a clip needs `start` and `duration`, or `start_frame` and `end_frame`",
+        ),
         (true, false) => match (&c.start, &c.duration) {
             (Some(start), Some(duration)) => {
                 p.non_negative(start, "start");
                 if p.finite(duration, "duration") && *duration.get_ref() <= 0.0 {
-                    p.error(duration.span(), format!("duration must be > 0 seconds, got {}", duration.get_ref()));
+                    p.error(
+                        duration.span(),
+                        format!("duration must be > 0 seconds, got {}", number(*duration.get_ref())),
+                    );
+                }
+                let end = start.get_ref() + duration.get_ref();
+                if end > MAX_SECONDS && start.get_ref().abs() <= MAX_SECONDS && duration.get_ref().abs() <= MAX_SECONDS
+                {
+                    p.error(
+                        duration.span(),
+                        format!("the clip ends at {end:e} s, beyond the ±1e6 s that blendlab accepts"),
+                    );
                 }
             }
-            _ => p.error(clip.span(), "a clip in seconds needs both `start` and `duration`"),
+            _ => p.missing(&["start", "duration"], clip.span(), "a clip in seconds needs both `start` and `duration`"),
         },
         (false, true) => match (&c.start_frame, &c.end_frame) {
             (Some(start), Some(end)) => {
-                if !has_rate {
+                frame_in_range(p, start, rate, "start_frame");
+                frame_in_range(p, end, rate, "end_frame");
+                if rate.is_none() {
                     p.error(start.span(), "clips in frames need the timeline's `frame_rate`");
                 }
                 if *start.get_ref() < 0 {
                     p.error(start.span(), format!("start_frame must be ≥ 0, got {}", start.get_ref()));
-                }
-                if *end.get_ref() > MAX_FRAME {
-                    p.error(
-                        end.span(),
-                        format!("end_frame {} is beyond the last frame blendlab accepts ({MAX_FRAME})", end.get_ref()),
-                    );
                 }
                 if end.get_ref() < start.get_ref() {
                     p.error(
@@ -353,7 +380,11 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has
                     );
                 }
             }
-            _ => p.error(clip.span(), "a clip in frames needs both `start_frame` and `end_frame` (inclusive)"),
+            _ => p.missing(
+                &["start_frame", "end_frame"],
+                clip.span(),
+                "a clip in frames needs both `start_frame` and `end_frame` (inclusive)",
+            ),
         },
     }
     if let Some(clip_in) = &c.clip_in {
@@ -363,7 +394,7 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has
         && p.finite(scale, "time_scale")
         && !(0.001..=1000.0).contains(scale.get_ref())
     {
-        p.error(scale.span(), format!("time_scale must be from 0.001 to 1000, got {}", scale.get_ref()));
+        p.error(scale.span(), format!("time_scale must be from 0.001 to 1000, got {}", number(*scale.get_ref())));
     }
     for (ease, what) in [(&c.ease_in, "ease_in"), (&c.ease_out, "ease_out")] {
         if let Some(ease) = ease {
@@ -377,18 +408,23 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, has
     }
 }
 
-fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[[f64; 2]]) {
+fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[Exact<f64, 2>]) {
     let increasing = keys.windows(2).all(|w| w[0][0] < w[1][0]);
     let finite = keys.iter().all(|k| k[0].is_finite() && k[1].is_finite());
     if keys.len() < 2 || !increasing || !finite {
         p.error(span, "curve keys must be at least two finite [p, value] pairs with strictly increasing p");
+    } else if keys.iter().any(|k| !(0.0..=1.0).contains(&k[0])) {
+        p.error(span, "curve keys' p runs over the mix, from 0 to 1; a key outside [0, 1] is never reached");
     }
 }
+
+/// The keys that name a layer's source.
+const SOURCE_KEYS: [&str; 4] = ["blend_tree", "timeline", "clip", "transitions"];
 
 pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
     let g = &graph.value;
     if g.layers.get_ref().is_empty() {
-        p.error(g.layers.span(), format!("graph `{}` has no layers", graph.name));
+        p.missing(&["layers"], g.layers.span(), format!("graph `{}` has no layers", graph.name));
     }
     let mut names: Vec<&str> = Vec::new();
     for layer in g.layers.get_ref() {
@@ -398,8 +434,14 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
         }
         names.push(l.name.get_ref());
         let sources = [&l.blend_tree, &l.timeline, &l.clip, &l.transitions].iter().filter(|s| s.is_some()).count();
-        if sources != 1 {
+        if sources > 1 {
             p.error(
+                layer.span(),
+                "a layer needs exactly one source, not several: `blend_tree`, `timeline`, `clip` or `transitions`",
+            );
+        } else if sources == 0 {
+            p.missing(
+                &SOURCE_KEYS,
                 layer.span(),
                 "a layer needs exactly one source: `blend_tree`, `timeline`, `clip` or `transitions`",
             );
@@ -408,7 +450,7 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
             && p.finite(weight, "weight")
             && !(0.0..=1.0).contains(weight.get_ref())
         {
-            p.error(weight.span(), format!("layer weight must be from 0 to 1, got {}", weight.get_ref()));
+            p.error(weight.span(), format!("layer weight must be from 0 to 1, got {}", number(*weight.get_ref())));
         }
         if let Some(delay) = &l.completion_delay {
             if *delay.get_ref() < 0 {
@@ -431,7 +473,7 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
             seen.push(channel.get_ref());
         }
         if seen.is_empty() {
-            p.error(channels.span(), "a graph needs at least one channel");
+            p.missing(&["channels"], channels.span(), "a graph needs at least one channel");
         }
     }
 }

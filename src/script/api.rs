@@ -1,7 +1,6 @@
 //! The global table `bl`: loading, spawning, inputs, the clock, events and expectations.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 
 use mlua::{Function, Lua, Table, Value, Variadic};
 
@@ -12,8 +11,11 @@ use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
 use crate::session::ActorSpec;
 
-/// Chunk name of the prelude; its frames are skipped when locating errors.
+/// Chunk name of the prelude.
 const PRELUDE_NAME: &str = "=[bl]";
+/// Chunk names of blendlab's own Lua (the prelude, the uncatchable `pcall` of `limits`),
+/// whose frames are skipped when locating errors.
+const INTERNAL_CHUNKS: &[&str] = &[PRELUDE_NAME, super::limits::CHUNK_NAME];
 
 /// The innermost stack frame of user Lua code: (source, current line).
 fn user_frame(lua: &Lua) -> Option<(String, usize)> {
@@ -22,7 +24,7 @@ fn user_frame(lua: &Lua) -> Option<(String, usize)> {
             let source = frame.source();
             let name = source.source.as_deref().unwrap_or("");
             let line = frame.current_line()?;
-            (source.what != "C" && name != PRELUDE_NAME).then(|| (name.to_string(), line))
+            (source.what != "C" && !INTERNAL_CHUNKS.contains(&name)).then(|| (name.to_string(), line))
         })
         .flatten()
     })
@@ -46,6 +48,18 @@ pub(crate) fn caller_dir(lua: &Lua) -> PathBuf {
         .unwrap_or_default()
 }
 
+/// A path a script names, against the folder of the calling script; under `--sandbox` it
+/// must lie inside the sandbox folder (`what` names the function for the error).
+pub(crate) fn script_path(lua: &Lua, state: &Shared, path: &str, what: &str) -> mlua::Result<PathBuf> {
+    let full = caller_dir(lua).join(path);
+    match &state.borrow().sandbox {
+        Some(root) if !super::sandbox::inside(root, &full) => {
+            Err(located(lua, format!("{what}: `{path}` is outside the script's folder {} (--sandbox)", root.display())))
+        }
+        _ => Ok(full),
+    }
+}
+
 /// Installs `bl` and the actor methods: raw Rust functions, wrapped by the prelude so that
 /// errors reach Lua as plain located strings.
 pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
@@ -58,7 +72,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     bl.set(
         "load",
         lua.create_function(move |lua, path: String| {
-            let full = caller_dir(lua).join(&path);
+            let full = script_path(lua, &s, &path, "bl.load")?;
             let names = load_config(&s, &full).map_err(|m| located(lua, format!("bl.load: {m}")))?;
             dispatch(lua, &s)?;
             lua.create_sequence_from(names)
@@ -333,7 +347,7 @@ fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
 /// whose frame still finishes; either way the clock then stands at the last frame that ran.
 fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
     let result = frames.into_iter().try_for_each(|frame| run_frame(lua, state, frame));
-    if result.is_err() && state.borrow().interrupt.load(Ordering::Relaxed) {
+    if result.is_err() && state.borrow().watchdog.tripped().is_some() {
         state.borrow_mut().session.clock_mut().stop_at_current_frame();
     }
     result
@@ -343,8 +357,9 @@ fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) 
 /// new events. A failing callback still lets its frame finish, so the session stays at a
 /// frame boundary.
 fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
-    if state.borrow().interrupt.load(Ordering::Relaxed) {
-        return Err(located(lua, format!("interrupted after frame {}", frame - 1)));
+    let tripped = state.borrow().watchdog.tripped();
+    if let Some(reason) = tripped {
+        return Err(located(lua, format!("{reason}; the step stopped after frame {}", frame - 1)));
     }
     let due = state.borrow_mut().session.begin_frame(frame);
     let mut failure = None;

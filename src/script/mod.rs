@@ -11,7 +11,9 @@
 
 mod actor;
 mod api;
+mod limits;
 mod pretty;
+mod sandbox;
 mod sweep;
 
 use std::cell::RefCell;
@@ -20,7 +22,7 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use mlua::{Function, HookTriggers, IntoLuaMulti, Lua, MultiValue, Table, Value, VmState};
 
@@ -31,6 +33,7 @@ use crate::reload;
 use crate::report::{Style, reload_report};
 use crate::session::Session;
 
+pub use limits::{Limits, parse_memory, parse_timeout};
 pub use pretty::pretty;
 
 /// Where a host writes: `print` output, and diagnostics/warnings.
@@ -53,8 +56,10 @@ pub(crate) struct HostState {
     listeners: Vec<Listener>,
     /// Events already handed to listeners (and printed, when live).
     dispatched: usize,
-    /// Set by Ctrl-C on another thread; the Lua hook and the frame loop stop when they see it.
-    interrupt: Arc<AtomicBool>,
+    /// Ctrl-C and `--timeout`: the Lua hook and the frame loop stop when it trips.
+    watchdog: limits::Watchdog,
+    /// Under `--sandbox`, the folder (canonical) every path a script names must lie in.
+    sandbox: Option<PathBuf>,
     /// Event kinds printed as they happen (the REPL's live output); none for `run`.
     live: BTreeSet<String>,
     /// Lua files run with [`Host::run_file`] and the text they ran, for `:reload`.
@@ -71,10 +76,6 @@ pub(crate) struct Listener {
     function: Function,
     origin: Option<String>,
 }
-
-/// Lua instructions between two looks at the interrupt flag: small enough that Ctrl-C stops
-/// `while true do end` at once, large enough to cost nothing measurable.
-const INTERRUPT_CHECK_INTERVAL: u32 = 1000;
 
 /// Chunk name of REPL input, so errors read `stdin:1: …` as in the standalone `lua`.
 const REPL_CHUNK: &str = "=stdin";
@@ -117,6 +118,8 @@ pub struct Host {
     /// Calls a REPL chunk, turning an error object without a message (`error({})`) into the
     /// words the standalone `lua` prints instead of an address.
     protect: Function,
+    /// The `--max-memory` limit, if any, for the message when a script reaches it.
+    memory_limit: std::cell::Cell<Option<usize>>,
 }
 
 const PROTECT: &str = r#"
@@ -174,15 +177,17 @@ impl Host {
             next_callback: 0,
             listeners: Vec::new(),
             dispatched: 0,
-            interrupt: Arc::new(AtomicBool::new(false)),
+            watchdog: limits::Watchdog::default(),
+            sandbox: None,
             live: BTreeSet::new(),
             scripts: Vec::new(),
             rerunning: None,
             last_build_failed: false,
         }));
         api::install(&lua, &state)?;
+        limits::make_uncatchable(&lua, &state.borrow().watchdog)?;
         let protect = lua.load(PROTECT).set_name("=[bl]").into_function()?;
-        Ok(Host { lua, state, protect })
+        Ok(Host { lua, state, protect, memory_limit: Default::default() })
     }
 
     /// Runs a script file as `blendlab run` does: `arg[0]` is the path, `arg[1..]` and `...`
@@ -204,8 +209,22 @@ impl Host {
         }
         drop(host);
         let chunk = self.lua.load(source).set_name(format!("@{name}"));
-        chunk.call::<()>(mlua::Variadic::from_iter(args.iter().cloned()))?;
-        Ok(())
+        chunk.call::<()>(mlua::Variadic::from_iter(args.iter().cloned())).map_err(|e| self.script_error(&name, &e))
+    }
+
+    /// A script's error as a person reads it; reaching the memory limit says so, naming the
+    /// limit (Lua reports no line for it: it raises memory errors without a position).
+    fn script_error(&self, script: &str, error: &mlua::Error) -> ScriptError {
+        let message = root_message(error);
+        match self.memory_limit.get() {
+            Some(limit) if message.contains("not enough memory") => ScriptError {
+                message: format!(
+                    "{script}: not enough memory: the script reached its memory limit (--max-memory {})",
+                    limits::show_memory(limit)
+                ),
+            },
+            _ => ScriptError { message },
+        }
     }
 
     /// Evaluates REPL input as the standalone `lua` does: as an expression (`return …`) when
@@ -238,15 +257,49 @@ impl Host {
     /// Lua at its next instruction check and a step at its next frame boundary. Whoever sets
     /// it clears it before the next chunk.
     pub fn enable_interrupts(&self) -> Result<Arc<AtomicBool>, ScriptError> {
-        let flag = self.state.borrow().interrupt.clone();
-        let seen = flag.clone();
+        self.watch_instructions()?;
+        Ok(self.state.borrow().watchdog.interrupt.clone())
+    }
+
+    /// Limits what the scripts this host runs from now on may spend: a timeout counted from
+    /// this call (a located `timed out` error at the line running when it passes, checked
+    /// every few Lua instructions and before every logic frame) and a memory ceiling for the
+    /// Lua state (a `not enough memory` error past it).
+    pub fn set_limits(&self, limits: Limits) -> Result<(), ScriptError> {
+        if let Some(bytes) = limits.max_memory {
+            self.lua.set_memory_limit(bytes)?;
+            self.memory_limit.set(Some(bytes));
+        }
+        if let Some(timeout) = limits.timeout {
+            self.state.borrow().watchdog.arm(timeout);
+            self.watch_instructions()?;
+        }
+        Ok(())
+    }
+
+    /// Sandboxes this host (`run --sandbox`) to the folder `root`: no `os`, `io`, `debug`,
+    /// `dofile`, `loadfile`, `package.loadlib`; `require` of Lua modules inside `root` only;
+    /// `bl.load` and `sweep:csv` paths inside `root` only.
+    pub fn sandbox(&self, root: &Path) -> Result<(), ScriptError> {
+        let root = root
+            .canonicalize()
+            .map_err(|e| ScriptError { message: format!("--sandbox: cannot resolve {}: {e}", root.display()) })?;
+        sandbox::restrict(&self.lua, &root)?;
+        self.state.borrow_mut().sandbox = Some(root);
+        Ok(())
+    }
+
+    /// The Lua hook that stops running code once the watchdog trips.
+    fn watch_instructions(&self) -> Result<(), ScriptError> {
+        let watchdog = self.state.borrow().watchdog.clone();
         self.lua.set_global_hook(
-            HookTriggers::new().every_nth_instruction(INTERRUPT_CHECK_INTERVAL),
-            move |lua, _| {
-                if seen.load(Ordering::Relaxed) { Err(api::located(lua, "interrupted")) } else { Ok(VmState::Continue) }
+            HookTriggers::new().every_nth_instruction(limits::CHECK_INTERVAL),
+            move |lua, _| match watchdog.tripped() {
+                Some(reason) => Err(api::located(lua, reason)),
+                None => Ok(VmState::Continue),
             },
         )?;
-        Ok(flag)
+        Ok(())
     }
 
     /// Prints events of `kind` as they happen (`on`) or stops (`off`).
@@ -295,13 +348,19 @@ impl Host {
     pub fn reload_configs(&self, paths: &[String]) -> Reload {
         let mut updates = Vec::new();
         let mut unreadable = Vec::new();
+        let mut host = self.state.borrow_mut();
         for path in paths {
+            // An editor that truncates before it writes shows an empty file for a moment:
+            // applying it would drop every asset the file defines, and the actors' state.
+            let had_text = host.sources.iter().any(|s| s.path == *path && !s.text.trim().is_empty());
             match std::fs::read_to_string(path) {
+                Ok(text) if had_text && text.trim().is_empty() => unreadable.push(format!(
+                    "{path}: error: the file is empty (a save in progress?); its last good text stays live\n"
+                )),
                 Ok(text) => updates.push(SourceFile { path: path.clone(), text }),
                 Err(e) => unreadable.push(format!("{path}: error: cannot read file: {e}\n")),
             }
         }
-        let mut host = self.state.borrow_mut();
         if !unreadable.is_empty() {
             host.session.reload_failed(unreadable.len());
             host.last_build_failed = true;

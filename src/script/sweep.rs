@@ -16,7 +16,7 @@ use mlua::{Lua, Table, UserData, UserDataRef, Value};
 
 use super::Shared;
 use super::actor::weights_table;
-use super::api::{caller_dir, located};
+use super::api::{located, script_path};
 use crate::blend::sweep::{Axis, Sweep, sweep};
 use crate::report::{sweep_csv, sweep_table};
 
@@ -113,10 +113,11 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         "sweep_table",
         lua.create_function(|_, this: UserDataRef<SweepRef>| Ok(sweep_table(&this.0).trim_end().to_string()))?,
     )?;
+    let s = state.clone();
     raw.set(
         "sweep_csv",
-        lua.create_function(|lua, (this, path): (UserDataRef<SweepRef>, String)| {
-            let full = caller_dir(lua).join(&path);
+        lua.create_function(move |lua, (this, path): (UserDataRef<SweepRef>, String)| {
+            let full = script_path(lua, &s, &path, "sweep:csv")?;
             write_atomically(&full, &sweep_csv(&this.0))
                 .map_err(|e| located(lua, format!("sweep:csv: cannot write {}: {e}", full.display())))?;
             Ok(full.display().to_string())

@@ -26,13 +26,14 @@ pub enum Curve {
 }
 
 impl Curve {
-    /// The curve at `p`, with `p` clamped to [0, 1] first.
+    /// The curve at `p`, with `p` clamped to [0, 1] first and the value clamped to [0, 1]
+    /// after (REFERENCE §3.3: keys may overshoot; a mix weight never leaves [0, 1]).
     pub fn at(&self, p: f64) -> f64 {
         let p = p.clamp(0.0, 1.0);
         match self {
             Curve::Smoothstep => p * p * (3.0 - 2.0 * p),
             Curve::Linear => p,
-            Curve::Keys(keys) => crate::blend::params::apply_curve(keys, p),
+            Curve::Keys(keys) => crate::blend::params::apply_curve(keys, p).clamp(0.0, 1.0),
         }
     }
 }

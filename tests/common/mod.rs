@@ -80,3 +80,16 @@ pub fn files_in(dir: &str, extension: &str) -> Vec<std::path::PathBuf> {
     files.sort();
     files
 }
+
+/// A fresh, empty scratch folder `blendlab-NAME-PID` in the temporary directory.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("blendlab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A version of the reload story's config, `tests/reload/NAME`.
+pub fn reload_version(name: &str) -> String {
+    std::fs::read_to_string(Path::new("tests/reload").join(name)).unwrap()
+}

@@ -1,0 +1,97 @@
+//! `run --timeout`, `run --max-memory` and `run --sandbox` through the real binary: scripts
+//! that never end or never stop allocating end with a located error and exit 1, never a hung
+//! or dead process; a sandboxed script cannot leave its folder.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn blendlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_blendlab")).args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+/// Runs `args`, expects exit 1, and returns standard error.
+fn failing(args: &[&str]) -> String {
+    let out = blendlab(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    stderr
+}
+
+#[test]
+fn an_endless_loop_times_out_at_its_line() {
+    let stderr = failing(&["run", "--timeout", "0.3", "tests/limits/spin.lua"]);
+    assert_eq!(stderr, "error: tests/limits/spin.lua:4: timed out after 0.3 s (--timeout)\n");
+}
+
+#[test]
+fn a_growing_table_hits_the_memory_limit() {
+    let stderr = failing(&["run", "--max-memory", "16M", "tests/limits/grow.lua"]);
+    assert_eq!(
+        stderr,
+        "error: tests/limits/grow.lua: not enough memory: the script reached its memory limit (--max-memory 16M)\n"
+    );
+}
+
+#[test]
+fn a_growing_table_also_times_out() {
+    let stderr = failing(&["run", "--timeout", "0.3", "tests/limits/grow.lua"]);
+    assert_eq!(stderr, "error: tests/limits/grow.lua:3: timed out after 0.3 s (--timeout)\n");
+}
+
+#[test]
+fn pcall_cannot_swallow_a_timeout() {
+    let stderr = failing(&["run", "--timeout", "0.3", "tests/limits/catch.lua"]);
+    assert!(stderr.starts_with("error: tests/limits/catch.lua:2: timed out after 0.3 s"), "{stderr}");
+}
+
+#[test]
+fn a_long_step_times_out_between_frames() {
+    let stderr = failing(&["run", "--timeout", "0.3", "tests/limits/long_step.lua"]);
+    assert!(
+        stderr.starts_with(
+            "error: tests/limits/long_step.lua:5: timed out after 0.3 s (--timeout); the step stopped after frame "
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn limits_change_nothing_for_a_script_within_them() {
+    let out = blendlab(&["run", "--timeout", "60", "--max-memory", "256M", "tests/limits/quick.lua"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "quick ok\n");
+}
+
+#[test]
+fn bad_limits_are_usage_errors() {
+    for args in [["--max-memory", "64Q"], ["--max-memory", "0"], ["--timeout", "-1"], ["--timeout", "soon"]] {
+        let out = blendlab(&["run", args[0], args[1], "tests/limits/quick.lua"]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn a_sandboxed_script_stays_in_its_folder() {
+    let out = blendlab(&["run", "--sandbox", "tests/sandbox/escape.lua"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "sandbox ok\n");
+    assert!(!Path::new("tests/escaped.csv").exists());
+    // without the flag the same expectations fail: the script does test the sandbox
+    let stderr = failing(&["run", "tests/sandbox/escape.lua"]);
+    assert!(stderr.contains("expectation failed: os is gone"), "{stderr}");
+}
+
+#[test]
+fn a_symbolic_link_out_of_the_folder_is_outside() {
+    let dir = std::env::temp_dir().join(format!("blendlab-sandbox-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let outside = Path::new("samples/locomotion.toml").canonicalize().unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("link.toml")).unwrap();
+    let script = dir.join("follow.lua");
+    std::fs::write(&script, "local ok, m = pcall(bl.load, 'link.toml') assert(not ok, 'loaded') print(m)\n").unwrap();
+    let out = blendlab(&["run", "--sandbox", script.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("`link.toml` is outside the script's folder"), "{stdout}");
+}
