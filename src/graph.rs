@@ -161,12 +161,12 @@ impl TransitionSet {
         }
     }
 
-    /// The state and leaf index within it of flattened leaf `leaf`.
-    fn locate(&self, mut leaf: usize) -> (&StateSource, usize) {
-        for state in &self.states {
+    /// The state index and the leaf index within it of flattened leaf `leaf`.
+    fn locate(&self, mut leaf: usize) -> (usize, usize) {
+        for (s, state) in self.states.iter().enumerate() {
             let count = state.source.leaf_names().len();
             if leaf < count {
-                return (state, leaf);
+                return (s, leaf);
             }
             leaf -= count;
         }
@@ -261,9 +261,28 @@ impl Source {
             Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.leaf_time(leaf)),
             Source::Transitions(set) => {
                 let (state, index) = set.locate(leaf);
-                state.source.time(index)
+                set.states[state].source.time(index)
             }
         }
+    }
+
+    /// Sets a leaf's local time (see [`TreeRuntime::set_leaf_time`]; a clip source wraps or
+    /// clamps it the same way). False for a timeline's leaves: their time follows the
+    /// playback.
+    fn set_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) -> bool {
+        match self {
+            Source::BlendTree(tree) => tree.set_leaf_time(snapshot, leaf, seconds),
+            Source::Clip(clip) => {
+                let def = &snapshot.clips[clip.clip];
+                clip.time = if def.looping { seconds.rem_euclid(def.length) } else { seconds.clamp(0.0, def.length) };
+            }
+            Source::Timeline(_) => return false,
+            Source::Transitions(set) => {
+                let (state, index) = set.locate(leaf);
+                return set.states[state].source.set_time(snapshot, index, seconds);
+            }
+        }
+        true
     }
 
     /// How much of `channel` this source fills, in [0, 1].
@@ -516,6 +535,13 @@ impl Graph {
     pub fn local_time(&self, leaf: usize) -> f64 {
         let l = &self.leaves[leaf];
         self.layers[l.layer].source.time(l.index)
+    }
+
+    /// Sets a leaf's local time in seconds (looping clips wrap, one-shots clamp); false,
+    /// changing nothing, for a timeline's leaves, whose time follows their playback.
+    pub fn set_local_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) -> bool {
+        let l = &self.leaves[leaf];
+        self.layers[l.layer].source.set_time(snapshot, l.index, seconds)
     }
 
     /// Every parameter the graph reads, in order of first use.

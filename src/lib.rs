@@ -6,6 +6,7 @@
 //! the binary) depend on it.
 //! See ARCHITECTURE.md for the map.
 
+pub mod bench;
 pub mod blend;
 pub mod clock;
 pub mod compile;

@@ -67,6 +67,25 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Benchmarks against peer runtimes (see ../shared/bench/WORKLOAD.md).
+    Bench {
+        #[command(subcommand)]
+        workload: Workload,
+    },
+}
+
+#[derive(Subcommand)]
+enum Workload {
+    /// The crowd workload through the engine (`blendlab`), then by hand (`floor`).
+    /// `CROWD_DUMP=path` writes the engine's per-character values.
+    Crowd {
+        /// Characters (N).
+        #[arg(long, default_value_t = 10_000)]
+        actors: usize,
+        /// Logic frames at 60 Hz (F).
+        #[arg(long, default_value_t = 600)]
+        frames: usize,
+    },
 }
 
 fn style(choice: ColorChoice, stream_is_terminal: bool) -> Style {
@@ -113,6 +132,7 @@ fn main() -> ExitCode {
             run(cli.color, &script, &args, Limits { timeout, max_memory }, sandbox)
         }
         Some(Command::Check { files }) => return check(err_style, &files),
+        Some(Command::Bench { workload: Workload::Crowd { actors, frames } }) => crowd(actors, frames),
         None => repl::run(options(cli.files.clone())),
     };
     match result {
@@ -132,6 +152,19 @@ fn run(color: ColorChoice, script: &Path, args: &[String], limits: Limits, sandb
     }
     host.set_limits(limits).map_err(|e| e.message)?;
     host.run_file(script, args).map_err(|e| e.message)
+}
+
+/// `blendlab bench crowd`: the engine's line, then the floor's (WORKLOAD §6).
+fn crowd(actors: usize, frames: usize) -> Result<(), String> {
+    let (engine, characters) = blendlab::bench::crowd_engine(actors, frames)?;
+    println!("{engine}");
+    if let Some(path) = std::env::var_os("CROWD_DUMP") {
+        std::fs::write(&path, blendlab::bench::dump(&characters))
+            .map_err(|e| format!("CROWD_DUMP: cannot write {}: {e}", PathBuf::from(&path).display()))?;
+    }
+    let (floor, _) = blendlab::bench::crowd_floor(actors, frames);
+    println!("{floor}");
+    Ok(())
 }
 
 /// `blendlab check`: every diagnostic of the files as one library; exit 1 on any error.

@@ -101,6 +101,10 @@ pub enum SessionError {
     BadValue { name: String, value: f64 },
     #[error("actor `{actor}` has no layer `{name}`{}", hint_suffix(.hint))]
     UnknownLayer { actor: String, name: String, hint: Option<String> },
+    #[error("actor `{actor}` has no leaf `{name}`{}", hint_suffix(.hint))]
+    UnknownLeaf { actor: String, name: String, hint: Option<String> },
+    #[error("the local time of leaf `{leaf}` of actor `{actor}` follows its timeline playback; seek the playback instead")]
+    PlaybackLeafTime { actor: String, leaf: String },
     #[error("layer `{layer}` of actor `{actor}` does not play timelines")]
     NotATimelineLayer { actor: String, layer: String },
     #[error("this playback is no longer on its actor (it was replaced or the actor reloaded without it)")]
@@ -560,6 +564,24 @@ impl Session {
             return Err(SessionError::BadValue { name: name.into(), value });
         }
         self.actors[actor].params[id].raw = value;
+        Ok(())
+    }
+
+    /// Sets the local time of leaf `leaf` (a blend-tree or clip leaf) to `seconds`, as
+    /// Unity's `Animator.Play(state, layer, normalizedTime)` places a state: looping clips
+    /// wrap into `[0, D)`, one-shots clamp to `[0, D]`; in a `sync = "normalized"` tree the
+    /// shared phase moves and every leaf follows. Weights are unchanged until the next frame.
+    pub fn set_local_time(&mut self, actor: ActorId, leaf: &str, seconds: f64) -> Result<(), SessionError> {
+        Ticks::from_secs(seconds)?;
+        let a = &mut self.actors[actor];
+        let index = a.graph.leaf_index(leaf).ok_or_else(|| SessionError::UnknownLeaf {
+            actor: a.name.clone(),
+            name: leaf.into(),
+            hint: suggestion(leaf, a.graph.leaves().iter().map(|l| l.name.as_str())),
+        })?;
+        if !a.graph.set_local_time(&self.snapshot, index, seconds) {
+            return Err(SessionError::PlaybackLeafTime { actor: a.name.clone(), leaf: leaf.into() });
+        }
         Ok(())
     }
 

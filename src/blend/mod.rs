@@ -272,6 +272,28 @@ impl TreeRuntime {
         }
     }
 
+    /// Sets leaf `leaf`'s local time to `seconds`: a looping clip wraps it into `[0, D)`, a
+    /// one-shot clamps it to `[0, D]`. With `sync = "none"` only that leaf moves; with
+    /// `normalized` the shared phase becomes `time / D` (a one-shot at its end counts as a
+    /// whole cycle passed) and every leaf follows the phase.
+    pub fn set_leaf_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) {
+        let clip = &snapshot.clips[self.leaves[leaf].clip];
+        let time = if clip.looping { seconds.rem_euclid(clip.length) } else { seconds.clamp(0.0, clip.length) };
+        match self.sync {
+            SyncMode::None => self.times[leaf] = time,
+            SyncMode::Normalized => {
+                let phase = time / clip.length;
+                if phase >= 1.0 {
+                    self.phase = 0.0;
+                    self.cycles = self.cycles.max(1);
+                } else {
+                    self.phase = phase;
+                }
+                self.place_on_phase(snapshot);
+            }
+        }
+    }
+
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
     pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
@@ -348,10 +370,7 @@ impl TreeRuntime {
                     self.cycles += phase.floor() as u64;
                     self.phase = phase.fract();
                 }
-                for (leaf, time) in self.leaves.iter().zip(&mut self.times) {
-                    let clip = &snapshot.clips[leaf.clip];
-                    *time = if clip.looping || self.cycles == 0 { self.phase * clip.length } else { clip.length };
-                }
+                self.place_on_phase(snapshot);
             }
             SyncMode::None => {
                 for (leaf, time) in self.leaves.iter().zip(&mut self.times) {
@@ -360,6 +379,15 @@ impl TreeRuntime {
                         if clip.looping { (*time + dt).rem_euclid(clip.length) } else { (*time + dt).min(clip.length) };
                 }
             }
+        }
+    }
+
+    /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole
+    /// cycle has passed.
+    fn place_on_phase(&mut self, snapshot: &Snapshot) {
+        for (leaf, time) in self.leaves.iter().zip(&mut self.times) {
+            let clip = &snapshot.clips[leaf.clip];
+            *time = if clip.looping || self.cycles == 0 { self.phase * clip.length } else { clip.length };
         }
     }
 }

@@ -1,0 +1,270 @@
+//! `blendlab bench crowd`: the crowd workload of `../shared/bench/WORKLOAD.md`, the benchmark
+//! on which blendlab is compared with real animation runtimes (three.js `AnimationMixer`,
+//! Spine `AnimationState`) and a plain loop that only does the arithmetic.
+//!
+//! [`crowd_engine`] runs it through the real engine: a library compiled from
+//! [`CROWD_LIBRARY`] (a `1d` tree idle/walk/run with `sync = "none"` on a base layer, the hit
+//! as a one-shot timeline clip with linear 0.1 s mixes on an override layer), one actor per
+//! character, inputs set and hits played through the [`Session`] API between logic frames,
+//! and the session's own 60 Hz clock stepping them. The checksum reads what the engine
+//! reports: each leaf's effective weight and local time. [`crowd_floor`] is the same
+//! arithmetic written by hand over structure-of-arrays `f64`, the physical floor.
+//!
+//! How WORKLOAD maps onto the engine:
+//! - WORKLOAD frame `f` is the session's logic frame `f + 1` (frame 0 is the starting
+//!   state). Inputs and hit triggers of frame `f` happen between logic frames, at clock time
+//!   `t_f`, so a hit played then is first evaluated `dt` later: its first weight is 1/6.
+//! - Initial phases: [`Session::set_local_time`] places each locomotion leaf at `p_i · D`;
+//!   with `sync = "none"` every clip then advances by `dt` on its own and wraps at `D`.
+//! - The hit timeline has `wrap = "none"` and a fixed duration of 0.6 s: the playback
+//!   completes when its time reaches 0.6 (evaluated there: local time 0.6, weight
+//!   `mix_out(end) = 0`) and its clip is disabled (weight 0), keeping local time 0.6 until
+//!   the next `play` replaces it — WORKLOAD's "finished: inactive, `t_hit` stays at 0.6".
+//! - A character never hit yet has no hit leaf: weight 0, local time 0 (WORKLOAD §3).
+//! - The effective weights of REFERENCE §6 are WORKLOAD §4.6: the override layer takes
+//!   `h` (its timeline's coverage) and leaves `1 − h` to the tree's `b_c`.
+
+use std::fmt;
+use std::time::Instant;
+
+use crate::compile::compile;
+use crate::config::SourceFile;
+use crate::session::{ActorId, ActorSpec, Session};
+use crate::time::Ticks;
+
+/// The crowd's library: WORKLOAD §2 as blendlab config.
+pub const CROWD_LIBRARY: &str = r#"
+[clips]
+idle = { length = 2.0, loop = true }
+walk = { length = 1.0, loop = true }
+run = { length = 0.8, loop = true }
+hit = { length = 0.6 }
+
+[parameters]
+speed = { default = 0.0 }
+
+[blend_trees.locomotion]
+type = "1d"
+parameter = "speed"
+sync = "none"
+children = [
+  { motion = "idle", threshold = 0.0 },
+  { motion = "walk", threshold = 0.5 },
+  { motion = "run", threshold = 1.0 },
+]
+
+[timelines.hit_reaction]
+wrap = "none"
+duration_mode = "fixed"
+duration = 0.6
+[[timelines.hit_reaction.tracks]]
+name = "reaction"
+clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out = 0.1,
+           mix_in_curve = "linear", mix_out_curve = "linear" }]
+
+[graphs.crowd]
+layers = [
+  { name = "base", blend_tree = "locomotion" },
+  { name = "hit", timeline = "hit_reaction", autoplay = false },
+]
+"#;
+
+/// The locomotion leaves, in WORKLOAD's clip order.
+const LOCOMOTION: [&str; 3] = ["idle", "walk", "run"];
+const LENGTHS: [f64; 3] = [2.0, 1.0, 0.8];
+const HIT_LENGTH: f64 = 0.6;
+const FADE: f64 = 0.1;
+/// A character is hit when `(f + i) % HIT_PERIOD == 0`.
+const HIT_PERIOD: usize = 120;
+const DT: f64 = 1.0 / 60.0;
+
+/// One bench result: WORKLOAD §6's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchLine {
+    pub name: &'static str,
+    /// Seconds of the timed F-frame loop.
+    pub wall_s: f64,
+    pub checksum: f64,
+    pub actors: usize,
+    pub frames: usize,
+    /// Seconds of setup (not timed in `wall_s`).
+    pub setup_s: f64,
+}
+
+impl BenchLine {
+    /// Nanoseconds per character-frame: `wall_s / (N·F)`.
+    pub fn ns_per_char_frame(&self) -> f64 {
+        self.wall_s * 1e9 / (self.actors * self.frames).max(1) as f64
+    }
+}
+
+impl fmt::Display for BenchLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} wall_s={:.3} ns_per_char_frame={:.1} checksum={:.9} N={} F={} setup_s={:.3}",
+            self.name,
+            self.wall_s,
+            self.ns_per_char_frame(),
+            self.checksum,
+            self.actors,
+            self.frames,
+            self.setup_s
+        )
+    }
+}
+
+/// What one character shows after the last frame: WORKLOAD's dump columns
+/// `w_idle w_walk w_run w_hit t_idle t_walk t_run t_hit`.
+pub type Character = [f64; 8];
+
+/// WORKLOAD §4.1: `s = 0.5 + 0.5·sin(0.01·f + 0.37·i)`.
+fn input(frame: usize, character: usize) -> f64 {
+    0.5 + 0.5 * (0.01 * frame as f64 + 0.37 * character as f64).sin()
+}
+
+/// WORKLOAD §3: `p_i = fract(0.618033988749895·(i + 1))`.
+fn phase(character: usize) -> f64 {
+    let x = 0.618033988749895 * (character + 1) as f64;
+    x - x.floor()
+}
+
+/// WORKLOAD §4.2: the hit (re)starts before frame `f`'s advance.
+fn hit_now(frame: usize, character: usize) -> bool {
+    (frame + character).is_multiple_of(HIT_PERIOD)
+}
+
+/// WORKLOAD §5: every character's weights and times, term by term into one `f64`.
+pub fn checksum(characters: &[Character]) -> f64 {
+    let mut sum = 0.0;
+    for c in characters {
+        sum += c[0] * 1.0;
+        sum += c[1] * 2.0;
+        sum += c[2] * 3.0;
+        sum += c[3] * 4.0;
+        for t in &c[4..] {
+            sum += t;
+        }
+    }
+    sum
+}
+
+/// Runs the crowd through the engine. Returns the line and every character's final state.
+pub fn crowd_engine(actors: usize, frames: usize) -> Result<(BenchLine, Vec<Character>), String> {
+    let setup = Instant::now();
+    let compiled = compile(&[SourceFile { path: "crowd.toml".into(), text: CROWD_LIBRARY.into() }]);
+    let snapshot = compiled.snapshot.ok_or("the crowd library does not compile")?;
+    let mut session = Session::new(snapshot);
+    let fail = |e: crate::session::SessionError| e.to_string();
+    let mut ids: Vec<ActorId> = Vec::with_capacity(actors);
+    for i in 0..actors {
+        let id = session.spawn(&format!("c{i}"), ActorSpec::Graph("crowd".into())).map_err(fail)?;
+        for (leaf, length) in LOCOMOTION.iter().zip(LENGTHS) {
+            session.set_local_time(id, leaf, phase(i) * length).map_err(fail)?;
+        }
+        ids.push(id);
+    }
+    let setup_s = setup.elapsed().as_secs_f64();
+
+    let timed = Instant::now();
+    for f in 0..frames {
+        for (i, &id) in ids.iter().enumerate() {
+            session.set_param(id, "speed", input(f, i)).map_err(fail)?;
+            if hit_now(f, i) {
+                session.play(id, "hit_reaction", Some("hit"), Ticks::ZERO).map_err(fail)?;
+            }
+        }
+        let frame = session.plan_frames(1).map_err(fail)?;
+        session.run_frames(frame, |_, _| {});
+    }
+    let wall_s = timed.elapsed().as_secs_f64();
+
+    let characters: Vec<Character> = ids.iter().map(|&id| reported(&session, id)).collect();
+    let line = BenchLine { name: "blendlab", wall_s, checksum: checksum(&characters), actors, frames, setup_s };
+    Ok((line, characters))
+}
+
+/// What the engine reports for one actor: each leaf's effective weight and local time; a
+/// character never hit has no hit leaf (weight 0, time 0).
+fn reported(session: &Session, id: ActorId) -> Character {
+    let graph = session.actor(id).graph();
+    let leaf = |name: &str| graph.leaf_index(name).map_or((0.0, 0.0), |l| (graph.weights(0)[l], graph.local_time(l)));
+    let mut out = [0.0; 8];
+    for (k, name) in LOCOMOTION.iter().chain(["hit"].iter()).enumerate() {
+        (out[k], out[k + 4]) = leaf(name);
+    }
+    out
+}
+
+/// The same arithmetic by hand over structure-of-arrays `f64` (WORKLOAD §3–§4, step for
+/// step): the physical floor the engine is measured against.
+pub fn crowd_floor(actors: usize, frames: usize) -> (BenchLine, Vec<Character>) {
+    let setup = Instant::now();
+    let mut times: [Vec<f64>; 3] = LENGTHS.map(|d| (0..actors).map(|i| phase(i) * d).collect());
+    let mut hit_time = vec![0.0; actors];
+    let mut hit_active = vec![false; actors];
+    let mut weights: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0; actors]);
+    let setup_s = setup.elapsed().as_secs_f64();
+
+    let timed = Instant::now();
+    for f in 0..frames {
+        for i in 0..actors {
+            let s = input(f, i);
+            if hit_now(f, i) {
+                hit_active[i] = true;
+                hit_time[i] = 0.0;
+            }
+            for (t, d) in times.iter_mut().zip(LENGTHS) {
+                t[i] += DT;
+                if t[i] >= d {
+                    t[i] -= d;
+                }
+            }
+            let mut h = 0.0;
+            if hit_active[i] {
+                hit_time[i] += DT;
+                if hit_time[i] >= HIT_LENGTH {
+                    hit_time[i] = HIT_LENGTH;
+                    hit_active[i] = false;
+                } else {
+                    h = (hit_time[i] / FADE).min((HIT_LENGTH - hit_time[i]) / FADE).clamp(0.0, 1.0);
+                }
+            }
+            let sc = s.clamp(0.0, 1.0);
+            let b = if sc < 0.5 {
+                let u = sc / 0.5;
+                [1.0 - u, u, 0.0]
+            } else {
+                let u = (sc - 0.5) / (1.0 - 0.5);
+                [0.0, 1.0 - u, u]
+            };
+            for (w, b) in weights.iter_mut().zip(b) {
+                w[i] = b * (1.0 - h);
+            }
+            weights[3][i] = h;
+        }
+    }
+    let wall_s = timed.elapsed().as_secs_f64();
+
+    let characters: Vec<Character> = (0..actors)
+        .map(|i| {
+            [weights[0][i], weights[1][i], weights[2][i], weights[3][i], times[0][i], times[1][i], times[2][i], hit_time[i]]
+        })
+        .collect();
+    let line = BenchLine { name: "floor", wall_s, checksum: checksum(&characters), actors, frames, setup_s };
+    (line, characters)
+}
+
+/// WORKLOAD's per-character dump (`CROWD_DUMP`): `i` and the eight values, 17 significant
+/// digits.
+pub fn dump(characters: &[Character]) -> String {
+    let mut out = String::new();
+    for (i, c) in characters.iter().enumerate() {
+        out.push_str(&i.to_string());
+        for v in c {
+            out.push_str(&format!(" {v:.16e}"));
+        }
+        out.push('\n');
+    }
+    out
+}
