@@ -248,7 +248,16 @@ pub fn crowd_floor(actors: usize, frames: usize) -> (BenchLine, Vec<Character>) 
 
     let characters: Vec<Character> = (0..actors)
         .map(|i| {
-            [weights[0][i], weights[1][i], weights[2][i], weights[3][i], times[0][i], times[1][i], times[2][i], hit_time[i]]
+            [
+                weights[0][i],
+                weights[1][i],
+                weights[2][i],
+                weights[3][i],
+                times[0][i],
+                times[1][i],
+                times[2][i],
+                hit_time[i],
+            ]
         })
         .collect();
     let line = BenchLine { name: "floor", wall_s, checksum: checksum(&characters), actors, frames, setup_s };

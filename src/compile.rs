@@ -35,6 +35,25 @@ pub struct Clip {
     pub looping: bool,
 }
 
+impl Clip {
+    /// Local time `t` placed on the clip: a looping clip wraps it into `[0, length)`
+    /// (`t mod length`), a one-shot clamps it to `[0, length]`. A time that passed the end
+    /// once (the usual step) wraps by one subtraction, which is exact there and equal to the
+    /// remainder.
+    pub fn place(&self, t: f64) -> f64 {
+        let length = self.length;
+        if !self.looping {
+            t.clamp(0.0, length)
+        } else if (0.0..length).contains(&t) {
+            t
+        } else if t >= length && t < 2.0 * length {
+            t - length
+        } else {
+            t.rem_euclid(length)
+        }
+    }
+}
+
 /// A parameter with its settings (REFERENCE §2.7).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameter {

@@ -43,6 +43,18 @@ pub struct TimelineSlot {
     pub playback: Option<Box<Playback>>,
     /// Identifies the playback for handles (unique within a session).
     pub serial: u64,
+    /// Whether the playback may still change: it plays, or it stopped and its last weights
+    /// are not composed yet. A slot that is not awake keeps showing its last weights (0)
+    /// and local times and costs nothing per frame (as engines skip finished actions);
+    /// whatever hands the playback out for changes wakes it.
+    awake: bool,
+}
+
+impl TimelineSlot {
+    pub fn new(timeline: TimelineId, playback: Option<Box<Playback>>, serial: u64) -> Self {
+        let awake = playback.is_some();
+        TimelineSlot { timeline, playback, serial, awake }
+    }
 }
 
 /// What a layer plays.
@@ -188,6 +200,7 @@ fn carry_source(new: &mut Source, old: &Source, snapshot: &Snapshot, old_snapsho
                 new.timeline = timeline;
                 Some(Box::new(p.carry_over(snapshot, old_snapshot, timeline, channels)))
             });
+            new.awake = new.playback.is_some();
         }
         (Source::Transitions(new), Source::Transitions(old)) => {
             let mut carried = (**old).clone();
@@ -273,8 +286,7 @@ impl Source {
         match self {
             Source::BlendTree(tree) => tree.set_leaf_time(snapshot, leaf, seconds),
             Source::Clip(clip) => {
-                let def = &snapshot.clips[clip.clip];
-                clip.time = if def.looping { seconds.rem_euclid(def.length) } else { seconds.clamp(0.0, def.length) };
+                clip.time = snapshot.clips[clip.clip].place(seconds);
             }
             Source::Timeline(_) => return false,
             Source::Transitions(set) => {
@@ -314,21 +326,16 @@ impl Source {
         match self {
             Source::BlendTree(tree) => tree.update(snapshot, params, dt),
             Source::Clip(clip) => {
-                let def = &snapshot.clips[clip.clip];
-                clip.time = if def.looping {
-                    (clip.time + dt).rem_euclid(def.length)
-                } else {
-                    (clip.time + dt).min(def.length)
-                };
+                clip.time = snapshot.clips[clip.clip].place(clip.time + dt);
             }
             Source::Timeline(slot) => {
-                if let Some(playback) = &mut slot.playback {
-                    if dt > 0.0 {
-                        playback.advance(snapshot, params, now, dt, events);
-                    } else {
-                        playback.evaluate_now(snapshot, params, now, events);
-                    }
+                let Some(playback) = slot.playback.as_mut().filter(|_| slot.awake) else { return };
+                if dt > 0.0 {
+                    playback.advance(snapshot, params, now, dt, events);
+                } else {
+                    playback.evaluate_now(snapshot, params, now, events);
                 }
+                slot.awake = playback.state() == PlaybackState::Playing || !playback.live_leaves().is_empty();
             }
             Source::Transitions(set) => {
                 for state in &mut set.states {
@@ -348,6 +355,12 @@ impl Source {
             Source::Transitions(set) => &set.params,
             _ => &[],
         }
+    }
+
+    /// A timeline slot whose playback can no longer change anything (see
+    /// [`TimelineSlot::awake`]): its shares, coverage and output are 0 and stay so.
+    fn is_asleep(&self) -> bool {
+        matches!(self, Source::Timeline(slot) if !slot.awake)
     }
 
     /// The leaves whose share may have changed since the last composition; `None` = all.
@@ -461,7 +474,7 @@ impl Graph {
             }
         }
         let playback = Playback::new(snapshot, timeline, &channels, now, Ticks::ZERO).with_serial(snapshot, serial);
-        let slot = TimelineSlot { timeline, playback: Some(Box::new(playback)), serial };
+        let slot = TimelineSlot::new(timeline, Some(Box::new(playback)), serial);
         Graph::new(channels, vec![full_layer("timeline", Source::Timeline(slot))])
     }
 
@@ -481,7 +494,7 @@ impl Graph {
                             let playback = Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO);
                             Box::new(playback.with_serial(snapshot, *next_serial))
                         });
-                        Source::Timeline(TimelineSlot { timeline, playback, serial: *next_serial })
+                        Source::Timeline(TimelineSlot::new(timeline, playback, *next_serial))
                     }
                     LayerSource::Transitions { initial, completion_delay } => Source::Transitions(Box::new(
                         TransitionSet::new(&l.name, initial, state_source(snapshot, initial), *completion_delay),
@@ -596,7 +609,7 @@ impl Graph {
 
     /// Adds a full-weight timeline layer named `name` on top and returns its index.
     pub fn push_timeline_layer(&mut self, name: &str, timeline: TimelineId) -> usize {
-        let slot = TimelineSlot { timeline, playback: None, serial: 0 };
+        let slot = TimelineSlot::new(timeline, None, 0);
         self.layers.push(full_layer(name, Source::Timeline(slot)));
         self.relist_leaves();
         self.layers.len() - 1
@@ -614,21 +627,36 @@ impl Graph {
         events: &mut Vec<EventKind>,
     ) -> Option<Option<(u64, PlaybackState)>> {
         let Source::Timeline(slot) = &mut self.layers[layer].source else { return None };
-        let replaced = slot.playback.take().map(|mut old| {
+        let replaced = slot.playback.as_mut().map(|old| {
             old.stop(snapshot, PlaybackState::Interrupted, events);
             (slot.serial, old.state())
         });
+        let same_timeline = slot.playback.as_ref().is_some_and(|old| old.timeline == playback.timeline);
         slot.timeline = playback.timeline;
         slot.serial = serial;
-        slot.playback = Some(Box::new(playback));
-        self.relist_leaves();
+        slot.awake = true;
+        match &mut slot.playback {
+            Some(old) => **old = playback,
+            None => slot.playback = Some(Box::new(playback)),
+        }
+        if same_timeline {
+            // The same leaves: only their weights start over.
+            for column in self.effective.iter_mut().chain(&mut self.additive) {
+                column[self.layer_leaves[layer].clone()].fill(0.0);
+            }
+        } else {
+            self.relist_leaves();
+        }
         Some(replaced)
     }
 
     /// The playback with `serial`, if it is on a layer.
     pub fn playback_mut(&mut self, serial: u64) -> Option<&mut Playback> {
         self.layers.iter_mut().find_map(|l| match &mut l.source {
-            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_deref_mut(),
+            Source::Timeline(slot) if slot.serial == serial => {
+                slot.awake = true;
+                slot.playback.as_deref_mut()
+            }
             _ => None,
         })
     }
@@ -671,7 +699,8 @@ impl Graph {
             let mut remaining = 1.0;
             let mut untouched = 1.0;
             for (layer, range) in self.layers.iter().zip(&self.layer_leaves).rev() {
-                if !layer.covers(channel) {
+                // An asleep source has no share and changes nothing (×(1 − weight·0)).
+                if !layer.covers(channel) || layer.source.is_asleep() {
                     continue;
                 }
                 let shares = layer.source.shares(channel);
@@ -698,7 +727,7 @@ impl Graph {
             self.outputs[channel] = 1.0 - untouched;
         }
         for layer in &mut self.layers {
-            if let Source::Timeline(TimelineSlot { playback: Some(p), .. }) = &mut layer.source {
+            if let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source {
                 p.clear_live();
             }
         }

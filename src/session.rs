@@ -103,7 +103,9 @@ pub enum SessionError {
     UnknownLayer { actor: String, name: String, hint: Option<String> },
     #[error("actor `{actor}` has no leaf `{name}`{}", hint_suffix(.hint))]
     UnknownLeaf { actor: String, name: String, hint: Option<String> },
-    #[error("the local time of leaf `{leaf}` of actor `{actor}` follows its timeline playback; seek the playback instead")]
+    #[error(
+        "the local time of leaf `{leaf}` of actor `{actor}` follows its timeline playback; seek the playback instead"
+    )]
     PlaybackLeafTime { actor: String, leaf: String },
     #[error("layer `{layer}` of actor `{actor}` does not play timelines")]
     NotATimelineLayer { actor: String, layer: String },
@@ -620,19 +622,19 @@ impl Session {
         due.into_iter().map(|s| s.callback).collect()
     }
 
-    /// Steps (2)–(4) of the current frame: smoothing, then every actor in spawn order.
+    /// Steps (2)–(4) of the current frame: smoothing, then every actor in spawn order. An
+    /// actor's smoothing reads only its own parameters, so each actor is smoothed just
+    /// before its graph runs (one pass over the actors, the same numbers as two).
     pub fn finish_frame(&mut self) {
         let dt = self.clock.frame_seconds();
         let now = self.clock.now();
-        for actor in &mut self.actors {
-            for (state, param) in actor.params.iter_mut().zip(&self.snapshot.parameters) {
-                state.smooth(param, dt);
-            }
-        }
         let mut events = Vec::new();
         let mut commands = Vec::new();
         for id in 0..self.actors.len() {
             let actor = &mut self.actors[id];
+            for (state, param) in actor.params.iter_mut().zip(&self.snapshot.parameters) {
+                state.smooth(param, dt);
+            }
             actor.graph.update(&self.snapshot, &actor.params, dt, now, &mut events);
             commands.extend(events.iter().filter(|e| matches!(e, EventKind::Command { .. })).map(|e| (id, e.clone())));
             if !events.is_empty() {

@@ -60,17 +60,20 @@ fn point(inputs: &[f64]) -> Point {
     [inputs[0], inputs[1]]
 }
 
-/// Appends the blend inputs of `tree` to `out`: each parameter's smoothed value through its
-/// dead zone and curve ([`ParamState::blend_input`]); for the 2D types the pair goes through
-/// the radial dead zone instead ([`params::blend_input_2d`]).
-pub fn blend_inputs(snapshot: &Snapshot, tree: &BlendTree, params: &[ParamState], out: &mut Vec<f64>) {
+/// Writes the blend inputs of `tree` to `out` (one per entry of its `parameters`): each
+/// parameter's smoothed value through its dead zone and curve ([`ParamState::blend_input`]);
+/// for the 2D types the pair goes through the radial dead zone instead
+/// ([`params::blend_input_2d`]).
+pub fn blend_inputs(snapshot: &Snapshot, tree: &BlendTree, params: &[ParamState], out: &mut [f64]) {
     let p = &tree.parameters;
     if tree.kind.is_2d() {
         let (x, y) = (p[0], p[1]);
         let settings = (&snapshot.parameters[x], &snapshot.parameters[y]);
-        out.extend(params::blend_input_2d((&params[x], &params[y]), settings));
+        out.copy_from_slice(&params::blend_input_2d((&params[x], &params[y]), settings));
     } else {
-        out.extend(p.iter().map(|&id| params[id].blend_input(&snapshot.parameters[id])));
+        for (value, &id) in out.iter_mut().zip(p) {
+            *value = params[id].blend_input(&snapshot.parameters[id]);
+        }
     }
 }
 
@@ -140,32 +143,63 @@ enum Slot {
 #[derive(Clone, Debug)]
 struct Node {
     tree: TreeId,
-    /// Where each child's weight goes.
-    slots: Vec<Slot>,
-    /// This node's child weights, from its parameters.
-    child_weights: Vec<f64>,
-    /// Where this node's blend inputs sit in the runtime's flat list of inputs.
+    /// Its children: indices into the runtime's slots and child weights.
+    children: Range<usize>,
+    /// Its blend inputs: indices into the runtime's blend inputs.
     inputs: Range<usize>,
+}
+
+/// How many numbers of each kind a [`TreeRuntime`] keeps.
+#[derive(Copy, Clone, Debug)]
+struct Counts {
+    leaves: usize,
+    children: usize,
+    inputs: usize,
+}
+
+/// The numbers of a [`TreeRuntime`], borrowed part by part.
+struct Numbers<'a> {
+    leaf_weights: &'a mut [f64],
+    times: &'a mut [f64],
+    child_weights: &'a mut [f64],
+    inputs: &'a mut [f64],
+    last_inputs: &'a mut [f64],
+}
+
+impl Counts {
+    fn total(self) -> usize {
+        2 * self.leaves + self.children + 2 * self.inputs
+    }
+
+    fn split(self, numbers: &mut [f64]) -> Numbers<'_> {
+        let (leaf_weights, rest) = numbers.split_at_mut(self.leaves);
+        let (times, rest) = rest.split_at_mut(self.leaves);
+        let (child_weights, rest) = rest.split_at_mut(self.children);
+        let (inputs, last_inputs) = rest.split_at_mut(self.inputs);
+        Numbers { leaf_weights, times, child_weights, inputs, last_inputs }
+    }
 }
 
 /// One actor's instance of a blend tree.
 #[derive(Clone, Debug)]
 pub struct TreeRuntime {
     nodes: Vec<Node>,
+    /// Where each child's weight goes, node after node.
+    slots: Vec<Slot>,
     leaves: Vec<Leaf>,
     /// Every parameter the tree (and its nested trees) reads, in order of first use.
     parameters: Vec<ParamId>,
-    /// Every node's blend inputs, node after node, as last evaluated: the cache key.
-    last_inputs: Option<Vec<f64>>,
-    /// This frame's blend inputs, compared with `last_inputs` (kept to avoid allocating).
-    scratch_inputs: Vec<f64>,
-    leaf_weights: Vec<f64>,
+    counts: Counts,
+    /// Everything a frame changes, in one block of memory so that a frame touches one place:
+    /// leaf weights, leaf times (seconds), child weights (node after node), this frame's blend
+    /// inputs and those of the last evaluation (the cache key) — see [`Counts::split`].
+    numbers: Vec<f64>,
+    /// Whether the weights were computed at least once (the last inputs mean something).
+    evaluated: bool,
     sync: SyncMode,
     /// Normalized phase in [0, 1) and whole cycles completed (sync = normalized).
     phase: f64,
     cycles: u64,
-    /// Local time of each leaf in seconds.
-    times: Vec<f64>,
     evaluations: u64,
 }
 
@@ -174,15 +208,15 @@ impl TreeRuntime {
     pub fn new(snapshot: &Snapshot, root: TreeId) -> Self {
         let mut runtime = TreeRuntime {
             nodes: Vec::new(),
+            slots: Vec::new(),
             leaves: Vec::new(),
             parameters: Vec::new(),
-            last_inputs: None,
-            scratch_inputs: Vec::new(),
-            leaf_weights: Vec::new(),
+            counts: Counts { leaves: 0, children: 0, inputs: 0 },
+            numbers: Vec::new(),
+            evaluated: false,
             sync: snapshot.blend_trees[root].sync,
             phase: 0.0,
             cycles: 0,
-            times: Vec::new(),
             evaluations: 0,
         };
         runtime.add_node(snapshot, root);
@@ -194,34 +228,38 @@ impl TreeRuntime {
             }
             seen.push(leaf.clip);
         }
-        runtime.leaf_weights = vec![0.0; runtime.leaves.len()];
-        runtime.times = vec![0.0; runtime.leaves.len()];
+        runtime.counts = Counts {
+            leaves: runtime.leaves.len(),
+            children: runtime.slots.len(),
+            inputs: runtime.nodes.last().map_or(0, |n| n.inputs.end),
+        };
+        runtime.numbers = vec![0.0; runtime.counts.total()];
         runtime
     }
 
+    /// Adds `tree` as a node (pre-order: its slots first, then its nested trees).
     fn add_node(&mut self, snapshot: &Snapshot, tree: TreeId) -> usize {
         let index = self.nodes.len();
         let def = &snapshot.blend_trees[tree];
         let start = self.nodes.last().map_or(0, |n| n.inputs.end);
-        let inputs = start..start + def.parameters.len();
-        self.nodes.push(Node { tree, slots: Vec::new(), child_weights: vec![0.0; def.children.len()], inputs });
+        let first = self.slots.len();
+        self.slots.extend(std::iter::repeat_n(Slot::Leaf(0), def.children.len()));
+        let children = first..self.slots.len();
+        self.nodes.push(Node { tree, children, inputs: start..start + def.parameters.len() });
         for &param in &def.parameters {
             if !self.parameters.contains(&param) {
                 self.parameters.push(param);
             }
         }
-        let slots = def
-            .children
-            .iter()
-            .map(|child| match *child {
+        for (k, child) in def.children.iter().enumerate() {
+            self.slots[first + k] = match *child {
                 Motion::Clip(clip) => {
                     self.leaves.push(Leaf { name: snapshot.clips[clip].name.clone(), clip });
                     Slot::Leaf(self.leaves.len() - 1)
                 }
                 Motion::Tree(nested) => Slot::Node(self.add_node(snapshot, nested)),
-            })
-            .collect();
-        self.nodes[index].slots = slots;
+            };
+        }
         index
     }
 
@@ -236,12 +274,12 @@ impl TreeRuntime {
 
     /// Each leaf's weight: the product of the child weights on its path from the root.
     pub fn leaf_weights(&self) -> &[f64] {
-        &self.leaf_weights
+        &self.numbers[..self.counts.leaves]
     }
 
     /// Each leaf's local time in seconds.
     pub fn leaf_times(&self) -> &[f64] {
-        &self.times
+        &self.numbers[self.counts.leaves..2 * self.counts.leaves]
     }
 
     /// The parameters the tree reads, in order of first use.
@@ -257,7 +295,7 @@ impl TreeRuntime {
     /// The tree's coverage: `Σ leaf weights` clamped to `[0, 1]`; 0 when every weight is 0
     /// (an all-zero `direct` tree: the default pose shows, REFERENCE §2.7).
     pub fn coverage(&self) -> f64 {
-        self.leaf_weights.iter().sum::<f64>().clamp(0.0, 1.0)
+        self.leaf_weights().iter().sum::<f64>().clamp(0.0, 1.0)
     }
 
     /// Takes over `old`'s clock state after a reload: the shared phase, and each leaf's local
@@ -265,9 +303,10 @@ impl TreeRuntime {
     pub fn carry_time_from(&mut self, snapshot: &Snapshot, old: &TreeRuntime) {
         self.phase = old.phase;
         self.cycles = old.cycles;
-        for (leaf, time) in self.leaves.iter().zip(&mut self.times) {
+        let times = self.counts.split(&mut self.numbers).times;
+        for (leaf, time) in self.leaves.iter().zip(times) {
             if let Some(i) = old.leaves.iter().position(|l| l.name == leaf.name) {
-                *time = old.times[i].min(snapshot.clips[leaf.clip].length);
+                *time = old.leaf_times()[i].min(snapshot.clips[leaf.clip].length);
             }
         }
     }
@@ -278,9 +317,9 @@ impl TreeRuntime {
     /// whole cycle passed) and every leaf follows the phase.
     pub fn set_leaf_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) {
         let clip = &snapshot.clips[self.leaves[leaf].clip];
-        let time = if clip.looping { seconds.rem_euclid(clip.length) } else { seconds.clamp(0.0, clip.length) };
+        let time = clip.place(seconds);
         match self.sync {
-            SyncMode::None => self.times[leaf] = time,
+            SyncMode::None => self.counts.split(&mut self.numbers).times[leaf] = time,
             SyncMode::Normalized => {
                 let phase = time / clip.length;
                 if phase >= 1.0 {
@@ -297,27 +336,23 @@ impl TreeRuntime {
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
     pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
-        self.scratch_inputs.clear();
+        let n = self.counts.split(&mut self.numbers);
         for node in &self.nodes {
-            blend_inputs(snapshot, &snapshot.blend_trees[node.tree], params, &mut self.scratch_inputs);
+            blend_inputs(snapshot, &snapshot.blend_trees[node.tree], params, &mut n.inputs[node.inputs.clone()]);
         }
-        if self.last_inputs.as_ref() != Some(&self.scratch_inputs) {
-            self.compute_weights(snapshot);
-            let last = self.last_inputs.get_or_insert_with(Vec::new);
-            last.clone_from(&self.scratch_inputs);
+        if !self.evaluated || n.inputs != n.last_inputs {
+            self.evaluations += 1;
+            for node in &self.nodes {
+                let layout = &snapshot.blend_trees[node.tree].layout;
+                child_weights(layout, &n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
+            }
+            multiply_out(&self.nodes, &self.slots, n.child_weights, n.leaf_weights, 0, 1.0);
+            n.last_inputs.copy_from_slice(n.inputs);
+            self.evaluated = true;
         }
         if dt > 0.0 {
             self.advance(snapshot, dt);
         }
-    }
-
-    fn compute_weights(&mut self, snapshot: &Snapshot) {
-        self.evaluations += 1;
-        for node in &mut self.nodes {
-            let layout = &snapshot.blend_trees[node.tree].layout;
-            child_weights(layout, &self.scratch_inputs[node.inputs.clone()], &mut node.child_weights);
-        }
-        self.multiply_out(0, 1.0);
     }
 
     /// Every node as last evaluated, in pre-order, with the data that explains its weights.
@@ -329,24 +364,16 @@ impl TreeRuntime {
 
     fn explain_node(&self, snapshot: &Snapshot, node: usize, depth: usize, share: f64, out: &mut Vec<NodeExplanation>) {
         let n = &self.nodes[node];
-        let inputs = self.last_inputs.as_ref().map_or(Vec::new(), |all| all[n.inputs.clone()].to_vec());
+        let c = self.counts;
+        let child_weights = &self.numbers[2 * c.leaves..][..c.children][n.children.clone()];
+        let last_inputs = &self.numbers[2 * c.leaves + c.children + c.inputs..];
+        let inputs = if self.evaluated { last_inputs[n.inputs.clone()].to_vec() } else { Vec::new() };
         let layout = &snapshot.blend_trees[n.tree].layout;
-        let detail = if inputs.len() == n.inputs.len() { explain_layout(layout, &inputs) } else { Detail::Plain };
-        out.push(NodeExplanation { tree: n.tree, depth, share, inputs, weights: n.child_weights.clone(), detail });
-        for (slot, weight) in n.slots.iter().zip(&n.child_weights) {
+        let detail = if self.evaluated { explain_layout(layout, &inputs) } else { Detail::Plain };
+        out.push(NodeExplanation { tree: n.tree, depth, share, inputs, weights: child_weights.to_vec(), detail });
+        for (slot, weight) in self.slots[n.children.clone()].iter().zip(child_weights) {
             if let Slot::Node(child) = *slot {
                 self.explain_node(snapshot, child, depth + 1, share * weight, out);
-            }
-        }
-    }
-
-    /// Writes `scale × child weight` down the tree into the leaf weights.
-    fn multiply_out(&mut self, node: usize, scale: f64) {
-        for i in 0..self.nodes[node].slots.len() {
-            let weight = scale * self.nodes[node].child_weights[i];
-            match self.nodes[node].slots[i] {
-                Slot::Leaf(leaf) => self.leaf_weights[leaf] = weight,
-                Slot::Node(child) => self.multiply_out(child, weight),
             }
         }
     }
@@ -361,9 +388,10 @@ impl TreeRuntime {
     fn advance(&mut self, snapshot: &Snapshot, dt: f64) {
         match self.sync {
             SyncMode::Normalized => {
-                let total: f64 = self.leaf_weights.iter().sum();
+                let weights = self.leaf_weights();
+                let total: f64 = weights.iter().sum();
                 let weighted: f64 =
-                    self.leaves.iter().zip(&self.leaf_weights).map(|(l, w)| w * snapshot.clips[l.clip].length).sum();
+                    self.leaves.iter().zip(weights).map(|(l, w)| w * snapshot.clips[l.clip].length).sum();
                 let cycle = weighted / total;
                 if total > 0.0 && cycle > 0.0 {
                     let phase = self.phase + dt / cycle;
@@ -373,10 +401,9 @@ impl TreeRuntime {
                 self.place_on_phase(snapshot);
             }
             SyncMode::None => {
-                for (leaf, time) in self.leaves.iter().zip(&mut self.times) {
-                    let clip = &snapshot.clips[leaf.clip];
-                    *time =
-                        if clip.looping { (*time + dt).rem_euclid(clip.length) } else { (*time + dt).min(clip.length) };
+                let times = self.counts.split(&mut self.numbers).times;
+                for (leaf, time) in self.leaves.iter().zip(times) {
+                    *time = snapshot.clips[leaf.clip].place(*time + dt);
                 }
             }
         }
@@ -385,9 +412,28 @@ impl TreeRuntime {
     /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole
     /// cycle has passed.
     fn place_on_phase(&mut self, snapshot: &Snapshot) {
-        for (leaf, time) in self.leaves.iter().zip(&mut self.times) {
+        let times = self.counts.split(&mut self.numbers).times;
+        for (leaf, time) in self.leaves.iter().zip(times) {
             let clip = &snapshot.clips[leaf.clip];
             *time = if clip.looping || self.cycles == 0 { self.phase * clip.length } else { clip.length };
+        }
+    }
+}
+
+/// Writes `scale × child weight` down the tree from `node` into the leaf weights.
+fn multiply_out(
+    nodes: &[Node],
+    slots: &[Slot],
+    child_weights: &[f64],
+    leaf_weights: &mut [f64],
+    node: usize,
+    scale: f64,
+) {
+    for i in nodes[node].children.clone() {
+        let weight = scale * child_weights[i];
+        match slots[i] {
+            Slot::Leaf(leaf) => leaf_weights[leaf] = weight,
+            Slot::Node(child) => multiply_out(nodes, slots, child_weights, leaf_weights, child, weight),
         }
     }
 }
