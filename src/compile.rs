@@ -7,11 +7,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::f64::consts::PI;
+use std::sync::Arc;
 
 mod timeline;
 
 use toml::Spanned;
 
+use crate::blend::TreeShape;
 use crate::blend::freeform_cartesian::FreeformCartesian;
 use crate::blend::freeform_directional::FreeformDirectional;
 use crate::blend::geometry::{ORIGIN, Point};
@@ -168,6 +170,8 @@ pub struct Snapshot {
     pub assets: BTreeMap<String, Asset>,
     /// The files it was built from, in load order, with the assets each defines.
     pub files: Vec<(String, Vec<String>)>,
+    /// The instance shape of each blend tree, by tree id, shared by every actor.
+    pub tree_shapes: Vec<Arc<TreeShape>>,
 }
 
 impl Asset {
@@ -253,7 +257,11 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
     // A half-written file can make the TOML parser report one problem twice.
     diagnostics.dedup();
     let ok = !diagnostics.iter().any(Diagnostic::is_error);
-    Compiled { snapshot: ok.then_some(snapshot), diagnostics }
+    let snapshot = ok.then(|| {
+        let tree_shapes = (0..snapshot.blend_trees.len()).map(|t| Arc::new(TreeShape::new(&snapshot, t))).collect();
+        Snapshot { tree_shapes, ..snapshot }
+    });
+    Compiled { snapshot, diagnostics }
 }
 
 struct Builder<'a> {

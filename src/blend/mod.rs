@@ -17,6 +17,7 @@ pub mod sweep;
 pub mod triangulated;
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::compile::{BlendTree, ClipId, Layout, Motion, ParamId, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
@@ -140,17 +141,17 @@ enum Slot {
     Leaf(usize),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Node {
     tree: TreeId,
-    /// Its children: indices into the runtime's slots and child weights.
+    /// Its children: indices into the shape's slots and the runtime's child weights.
     children: Range<usize>,
     /// Its blend inputs: indices into the runtime's blend inputs.
     inputs: Range<usize>,
 }
 
 /// How many numbers of each kind a [`TreeRuntime`] keeps.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 struct Counts {
     leaves: usize,
     children: usize,
@@ -180,9 +181,11 @@ impl Counts {
     }
 }
 
-/// One actor's instance of a blend tree.
-#[derive(Clone, Debug)]
-pub struct TreeRuntime {
+/// What every instance of one tree shares: its nodes (the tree and its nested trees in
+/// pre-order), where each child's weight goes, its leaves and parameters. Built once per
+/// snapshot ([`Snapshot::tree_shapes`]) so that a crowd of actors reads one copy of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeShape {
     nodes: Vec<Node>,
     /// Where each child's weight goes, node after node.
     slots: Vec<Slot>,
@@ -190,51 +193,35 @@ pub struct TreeRuntime {
     /// Every parameter the tree (and its nested trees) reads, in order of first use.
     parameters: Vec<ParamId>,
     counts: Counts,
-    /// Everything a frame changes, in one block of memory so that a frame touches one place:
-    /// leaf weights, leaf times (seconds), child weights (node after node), this frame's blend
-    /// inputs and those of the last evaluation (the cache key) — see [`Counts::split`].
-    numbers: Vec<f64>,
-    /// Whether the weights were computed at least once (the last inputs mean something).
-    evaluated: bool,
     sync: SyncMode,
-    /// Normalized phase in [0, 1) and whole cycles completed (sync = normalized).
-    phase: f64,
-    cycles: u64,
-    evaluations: u64,
 }
 
-impl TreeRuntime {
-    /// Instantiates tree `root` of `snapshot`, all times at 0, weights not yet computed.
+impl TreeShape {
+    /// The shape of tree `root` (the snapshot must be free of reference cycles).
     pub fn new(snapshot: &Snapshot, root: TreeId) -> Self {
-        let mut runtime = TreeRuntime {
+        let mut shape = TreeShape {
             nodes: Vec::new(),
             slots: Vec::new(),
             leaves: Vec::new(),
             parameters: Vec::new(),
             counts: Counts { leaves: 0, children: 0, inputs: 0 },
-            numbers: Vec::new(),
-            evaluated: false,
             sync: snapshot.blend_trees[root].sync,
-            phase: 0.0,
-            cycles: 0,
-            evaluations: 0,
         };
-        runtime.add_node(snapshot, root);
+        shape.add_node(snapshot, root);
         let mut seen: Vec<ClipId> = Vec::new();
-        for leaf in &mut runtime.leaves {
+        for leaf in &mut shape.leaves {
             let repeats = seen.iter().filter(|&&c| c == leaf.clip).count();
             if repeats > 0 {
                 leaf.name = format!("{}#{}", leaf.name, repeats + 1);
             }
             seen.push(leaf.clip);
         }
-        runtime.counts = Counts {
-            leaves: runtime.leaves.len(),
-            children: runtime.slots.len(),
-            inputs: runtime.nodes.last().map_or(0, |n| n.inputs.end),
+        shape.counts = Counts {
+            leaves: shape.leaves.len(),
+            children: shape.slots.len(),
+            inputs: shape.nodes.last().map_or(0, |n| n.inputs.end),
         };
-        runtime.numbers = vec![0.0; runtime.counts.total()];
-        runtime
+        shape
     }
 
     /// Adds `tree` as a node (pre-order: its slots first, then its nested trees).
@@ -262,6 +249,31 @@ impl TreeRuntime {
         }
         index
     }
+}
+
+/// One actor's instance of a blend tree: the shared [`TreeShape`] and its own numbers.
+#[derive(Clone, Debug)]
+pub struct TreeRuntime {
+    shape: Arc<TreeShape>,
+    /// Everything a frame changes, in one block of memory so that a frame touches one place:
+    /// leaf weights, leaf times (seconds), child weights (node after node), this frame's blend
+    /// inputs and those of the last evaluation (the cache key) — see [`Counts::split`].
+    numbers: Vec<f64>,
+    /// Whether the weights were computed at least once (the last inputs mean something).
+    evaluated: bool,
+    /// Normalized phase in [0, 1) and whole cycles completed (sync = normalized).
+    phase: f64,
+    cycles: u64,
+    evaluations: u64,
+}
+
+impl TreeRuntime {
+    /// Instantiates tree `root` of `snapshot`, all times at 0, weights not yet computed.
+    pub fn new(snapshot: &Snapshot, root: TreeId) -> Self {
+        let shape = snapshot.tree_shapes.get(root).cloned().unwrap_or_else(|| Arc::new(TreeShape::new(snapshot, root)));
+        let numbers = vec![0.0; shape.counts.total()];
+        TreeRuntime { shape, numbers, evaluated: false, phase: 0.0, cycles: 0, evaluations: 0 }
+    }
 
     /// The tree this runtime instantiates.
     pub fn root(&self) -> TreeId {
@@ -269,22 +281,22 @@ impl TreeRuntime {
     }
 
     pub fn leaves(&self) -> &[Leaf] {
-        &self.leaves
+        &self.shape.leaves
     }
 
     /// Each leaf's weight: the product of the child weights on its path from the root.
     pub fn leaf_weights(&self) -> &[f64] {
-        &self.numbers[..self.counts.leaves]
+        &self.numbers[..self.shape.counts.leaves]
     }
 
     /// Each leaf's local time in seconds.
     pub fn leaf_times(&self) -> &[f64] {
-        &self.numbers[self.counts.leaves..2 * self.counts.leaves]
+        &self.numbers[self.shape.counts.leaves..2 * self.shape.counts.leaves]
     }
 
     /// The parameters the tree reads, in order of first use.
     pub fn parameters(&self) -> &[ParamId] {
-        &self.parameters
+        &self.shape.parameters
     }
 
     /// How many times the weights were recomputed (they are cached while inputs are equal).
@@ -303,9 +315,9 @@ impl TreeRuntime {
     pub fn carry_time_from(&mut self, snapshot: &Snapshot, old: &TreeRuntime) {
         self.phase = old.phase;
         self.cycles = old.cycles;
-        let times = self.counts.split(&mut self.numbers).times;
-        for (leaf, time) in self.leaves.iter().zip(times) {
-            if let Some(i) = old.leaves.iter().position(|l| l.name == leaf.name) {
+        let times = self.shape.counts.split(&mut self.numbers).times;
+        for (leaf, time) in self.shape.leaves.iter().zip(times) {
+            if let Some(i) = old.shape.leaves.iter().position(|l| l.name == leaf.name) {
                 *time = old.leaf_times()[i].min(snapshot.clips[leaf.clip].length);
             }
         }
@@ -316,10 +328,10 @@ impl TreeRuntime {
     /// `normalized` the shared phase becomes `time / D` (a one-shot at its end counts as a
     /// whole cycle passed) and every leaf follows the phase.
     pub fn set_leaf_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) {
-        let clip = &snapshot.clips[self.leaves[leaf].clip];
+        let clip = &snapshot.clips[self.shape.leaves[leaf].clip];
         let time = clip.place(seconds);
-        match self.sync {
-            SyncMode::None => self.counts.split(&mut self.numbers).times[leaf] = time,
+        match self.shape.sync {
+            SyncMode::None => self.shape.counts.split(&mut self.numbers).times[leaf] = time,
             SyncMode::Normalized => {
                 let phase = time / clip.length;
                 if phase >= 1.0 {
@@ -336,17 +348,18 @@ impl TreeRuntime {
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
     pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
-        let n = self.counts.split(&mut self.numbers);
-        for node in &self.nodes {
+        let shape = &*self.shape;
+        let n = shape.counts.split(&mut self.numbers);
+        for node in &shape.nodes {
             blend_inputs(snapshot, &snapshot.blend_trees[node.tree], params, &mut n.inputs[node.inputs.clone()]);
         }
         if !self.evaluated || n.inputs != n.last_inputs {
             self.evaluations += 1;
-            for node in &self.nodes {
+            for node in &shape.nodes {
                 let layout = &snapshot.blend_trees[node.tree].layout;
                 child_weights(layout, &n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
             }
-            multiply_out(&self.nodes, &self.slots, n.child_weights, n.leaf_weights, 0, 1.0);
+            multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
             n.last_inputs.copy_from_slice(n.inputs);
             self.evaluated = true;
         }
@@ -357,21 +370,21 @@ impl TreeRuntime {
 
     /// Every node as last evaluated, in pre-order, with the data that explains its weights.
     pub fn explain(&self, snapshot: &Snapshot) -> Vec<NodeExplanation> {
-        let mut out = Vec::with_capacity(self.nodes.len());
+        let mut out = Vec::with_capacity(self.shape.nodes.len());
         self.explain_node(snapshot, 0, 0, 1.0, &mut out);
         out
     }
 
     fn explain_node(&self, snapshot: &Snapshot, node: usize, depth: usize, share: f64, out: &mut Vec<NodeExplanation>) {
-        let n = &self.nodes[node];
-        let c = self.counts;
+        let n = &self.shape.nodes[node];
+        let c = self.shape.counts;
         let child_weights = &self.numbers[2 * c.leaves..][..c.children][n.children.clone()];
         let last_inputs = &self.numbers[2 * c.leaves + c.children + c.inputs..];
         let inputs = if self.evaluated { last_inputs[n.inputs.clone()].to_vec() } else { Vec::new() };
         let layout = &snapshot.blend_trees[n.tree].layout;
         let detail = if self.evaluated { explain_layout(layout, &inputs) } else { Detail::Plain };
         out.push(NodeExplanation { tree: n.tree, depth, share, inputs, weights: child_weights.to_vec(), detail });
-        for (slot, weight) in self.slots[n.children.clone()].iter().zip(child_weights) {
+        for (slot, weight) in self.shape.slots[n.children.clone()].iter().zip(child_weights) {
             if let Slot::Node(child) = *slot {
                 self.explain_node(snapshot, child, depth + 1, share * weight, out);
             }
@@ -386,12 +399,12 @@ impl TreeRuntime {
     /// once a whole cycle has passed. `none`: each leaf advances by `dt`, looping leaves wrap
     /// into `[0, D)`, one-shots hold at `D`.
     fn advance(&mut self, snapshot: &Snapshot, dt: f64) {
-        match self.sync {
+        match self.shape.sync {
             SyncMode::Normalized => {
                 let weights = self.leaf_weights();
                 let total: f64 = weights.iter().sum();
                 let weighted: f64 =
-                    self.leaves.iter().zip(weights).map(|(l, w)| w * snapshot.clips[l.clip].length).sum();
+                    self.shape.leaves.iter().zip(weights).map(|(l, w)| w * snapshot.clips[l.clip].length).sum();
                 let cycle = weighted / total;
                 if total > 0.0 && cycle > 0.0 {
                     let phase = self.phase + dt / cycle;
@@ -401,8 +414,8 @@ impl TreeRuntime {
                 self.place_on_phase(snapshot);
             }
             SyncMode::None => {
-                let times = self.counts.split(&mut self.numbers).times;
-                for (leaf, time) in self.leaves.iter().zip(times) {
+                let times = self.shape.counts.split(&mut self.numbers).times;
+                for (leaf, time) in self.shape.leaves.iter().zip(times) {
                     *time = snapshot.clips[leaf.clip].place(*time + dt);
                 }
             }
@@ -412,8 +425,8 @@ impl TreeRuntime {
     /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole
     /// cycle has passed.
     fn place_on_phase(&mut self, snapshot: &Snapshot) {
-        let times = self.counts.split(&mut self.numbers).times;
-        for (leaf, time) in self.leaves.iter().zip(times) {
+        let times = self.shape.counts.split(&mut self.numbers).times;
+        for (leaf, time) in self.shape.leaves.iter().zip(times) {
             let clip = &snapshot.clips[leaf.clip];
             *time = if clip.looping || self.cycles == 0 { self.phase * clip.length } else { clip.length };
         }
@@ -421,19 +434,12 @@ impl TreeRuntime {
 }
 
 /// Writes `scale × child weight` down the tree from `node` into the leaf weights.
-fn multiply_out(
-    nodes: &[Node],
-    slots: &[Slot],
-    child_weights: &[f64],
-    leaf_weights: &mut [f64],
-    node: usize,
-    scale: f64,
-) {
-    for i in nodes[node].children.clone() {
+fn multiply_out(shape: &TreeShape, child_weights: &[f64], leaf_weights: &mut [f64], node: usize, scale: f64) {
+    for i in shape.nodes[node].children.clone() {
         let weight = scale * child_weights[i];
-        match slots[i] {
+        match shape.slots[i] {
             Slot::Leaf(leaf) => leaf_weights[leaf] = weight,
-            Slot::Node(child) => multiply_out(nodes, slots, child_weights, leaf_weights, child, weight),
+            Slot::Node(child) => multiply_out(shape, child_weights, leaf_weights, child, weight),
         }
     }
 }
