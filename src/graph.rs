@@ -407,13 +407,10 @@ pub struct Graph {
     channels: Vec<String>,
     layers: Vec<Layer>,
     leaves: Vec<GraphLeaf>,
-    /// `effective[channel][leaf]`.
-    effective: Vec<Vec<f64>>,
-    /// `additive[channel][leaf]`.
-    additive: Vec<Vec<f64>>,
-    /// `<default>` share per channel.
-    defaults: Vec<f64>,
-    outputs: Vec<f64>,
+    /// Per channel, channel after channel, in one block of memory: every leaf's effective
+    /// weight, every leaf's additive weight, the `<default>` share and the output weight
+    /// (see [`Graph::channel_numbers`]).
+    numbers: Vec<f64>,
     /// Which leaves belong to each layer (leaves are listed layer by layer).
     layer_leaves: Vec<std::ops::Range<usize>>,
 }
@@ -422,10 +419,7 @@ impl Graph {
     /// A graph with the given layers over `channels` (bottom layer first).
     pub fn new(channels: Vec<String>, layers: Vec<Layer>) -> Self {
         let mut graph = Graph {
-            defaults: vec![1.0; channels.len()],
-            outputs: vec![0.0; channels.len()],
-            effective: Vec::new(),
-            additive: Vec::new(),
+            numbers: [1.0, 0.0].repeat(channels.len()),
             leaves: Vec::new(),
             layer_leaves: Vec::new(),
             channels,
@@ -452,10 +446,18 @@ impl Graph {
                 leaf.name = format!("{}/{}", self.layers[leaf.layer].name, leaf.name);
             }
         }
-        let zeros = vec![vec![0.0; leaves.len()]; self.channels.len()];
-        self.effective = zeros.clone();
-        self.additive = zeros;
+        let mut numbers = vec![0.0; self.channels.len() * (2 * leaves.len() + 2)];
+        for (c, totals) in numbers.chunks_exact_mut(2 * leaves.len() + 2).enumerate() {
+            totals[2 * leaves.len()..].copy_from_slice(&[self.default_share(c), self.output_weight(c)]);
+        }
+        self.numbers = numbers;
         self.leaves = leaves;
+    }
+
+    /// The numbers of `channel`: effective weights, additive weights, `<default>`, output.
+    fn channel_numbers(&self, channel: usize) -> &[f64] {
+        let stride = 2 * self.leaves.len() + 2;
+        &self.numbers[channel * stride..][..stride]
     }
 
     /// The graph of `bl.spawn{ blend_tree = … }`: one channel, one layer `base` at weight 1.
@@ -524,24 +526,24 @@ impl Graph {
 
     /// Effective weights of every leaf in `channel`.
     pub fn weights(&self, channel: usize) -> &[f64] {
-        &self.effective[channel]
+        &self.channel_numbers(channel)[..self.leaves.len()]
     }
 
     /// Additive contributions of every leaf in `channel`.
     pub fn additive_weights(&self, channel: usize) -> &[f64] {
-        &self.additive[channel]
+        &self.channel_numbers(channel)[self.leaves.len()..2 * self.leaves.len()]
     }
 
     /// The default pose's share of `channel`: `1 − Σ effective weights`.
     pub fn default_share(&self, channel: usize) -> f64 {
-        self.defaults[channel]
+        self.channel_numbers(channel)[2 * self.leaves.len()]
     }
 
     /// The output weight of `channel`: `1 − Π(1 − weight_k × output_k)` over the override
     /// layers covering it, where a timeline's output is its root mixer's value (REFERENCE
     /// §3.6). It can exceed `1 − <default>` when a base layer sits under a partial override.
     pub fn output_weight(&self, channel: usize) -> f64 {
-        self.outputs[channel]
+        self.channel_numbers(channel)[2 * self.leaves.len() + 1]
     }
 
     /// A leaf's local time in seconds.
@@ -641,8 +643,10 @@ impl Graph {
         }
         if same_timeline {
             // The same leaves: only their weights start over.
-            for column in self.effective.iter_mut().chain(&mut self.additive) {
-                column[self.layer_leaves[layer].clone()].fill(0.0);
+            let (count, range) = (self.leaves.len(), self.layer_leaves[layer].clone());
+            for numbers in self.numbers.chunks_exact_mut(2 * count + 2) {
+                numbers[range.clone()].fill(0.0);
+                numbers[count + range.start..count + range.end].fill(0.0);
             }
         } else {
             self.relist_leaves();
@@ -695,7 +699,10 @@ impl Graph {
     }
 
     fn compose(&mut self) {
-        for channel in 0..self.channels.len() {
+        let count = self.leaves.len();
+        for (channel, numbers) in self.numbers.chunks_exact_mut(2 * count + 2).enumerate() {
+            let (effective, rest) = numbers.split_at_mut(count);
+            let (additive, totals) = rest.split_at_mut(count);
             let mut remaining = 1.0;
             let mut untouched = 1.0;
             for (layer, range) in self.layers.iter().zip(&self.layer_leaves).rev() {
@@ -704,7 +711,7 @@ impl Graph {
                     continue;
                 }
                 let shares = layer.source.shares(channel);
-                let column = if layer.additive { &mut self.additive[channel] } else { &mut self.effective[channel] };
+                let column = if layer.additive { &mut *additive } else { &mut *effective };
                 let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
                 match layer.source.live_leaves() {
                     Some(live) => {
@@ -723,8 +730,7 @@ impl Graph {
                     untouched *= 1.0 - layer.weight * layer.source.output_weight(channel).min(1.0);
                 }
             }
-            self.defaults[channel] = remaining;
-            self.outputs[channel] = 1.0 - untouched;
+            totals.copy_from_slice(&[remaining, 1.0 - untouched]);
         }
         for layer in &mut self.layers {
             if let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source {
