@@ -140,6 +140,8 @@ pub struct Session {
     generation: u64,
     clock: Clock,
     actors: Vec<Actor>,
+    /// Actor ids by name.
+    actor_ids: std::collections::BTreeMap<String, ActorId>,
     /// In scheduling order.
     schedule: Vec<Scheduled>,
     log: Vec<Event>,
@@ -164,6 +166,7 @@ impl Session {
             generation: 0,
             clock: Clock::default(),
             actors: Vec::new(),
+            actor_ids: Default::default(),
             schedule: Vec::new(),
             log: Vec::new(),
             serial: 0,
@@ -196,7 +199,7 @@ impl Session {
     }
 
     pub fn find_actor(&self, name: &str) -> Result<ActorId, SessionError> {
-        self.actors.iter().position(|a| a.name == name).ok_or_else(|| SessionError::UnknownActor {
+        self.actor_ids.get(name).copied().ok_or_else(|| SessionError::UnknownActor {
             name: name.into(),
             hint: suggestion(name, self.actors.iter().map(|a| a.name.as_str())),
         })
@@ -408,7 +411,7 @@ impl Session {
 
     /// Creates an actor driven by `spec`, evaluated at once at the current time.
     pub fn spawn(&mut self, name: &str, spec: ActorSpec) -> Result<ActorId, SessionError> {
-        if self.actors.iter().any(|a| a.name == name) {
+        if self.actor_ids.contains_key(name) {
             return Err(SessionError::DuplicateActor(name.into()));
         }
         let now = self.clock.now();
@@ -420,6 +423,7 @@ impl Session {
         actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
         self.actors.push(actor);
         let id = self.actors.len() - 1;
+        self.actor_ids.insert(name.into(), id);
         self.log_actor(id, events);
         Ok(id)
     }

@@ -10,17 +10,14 @@ pub fn weights(thresholds: &[f64], x: f64, out: &mut [f64]) {
     out.fill(0.0);
     let (Some(&lo), Some(&hi)) = (thresholds.first(), thresholds.last()) else { return };
     let x = if x.is_nan() { lo } else { x.clamp(lo, hi) };
-    let mut on_threshold = false;
-    for (w, &th) in out.iter_mut().zip(thresholds) {
-        if th == x {
+    // The first threshold ≥ x (there is one: x ≤ the last); thresholds equal to x follow it.
+    let upper = thresholds.partition_point(|&th| th < x);
+    if thresholds[upper] == x {
+        for (w, _) in out[upper..].iter_mut().zip(&thresholds[upper..]).take_while(|&(_, &th)| th == x) {
             *w = 1.0;
-            on_threshold = true;
         }
-    }
-    if on_threshold {
         return;
     }
-    let upper = thresholds.partition_point(|&th| th < x);
     let (a, b) = (thresholds[upper - 1], thresholds[upper]);
     out[upper - 1] = (b - x) / (b - a);
     out[upper] = 1.0 - out[upper - 1];
