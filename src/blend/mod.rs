@@ -277,7 +277,7 @@ impl TreeRuntime {
 
     /// The tree this runtime instantiates.
     pub fn root(&self) -> TreeId {
-        self.nodes[0].tree
+        self.shape.nodes[0].tree
     }
 
     pub fn leaves(&self) -> &[Leaf] {
