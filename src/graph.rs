@@ -617,14 +617,19 @@ impl Graph {
         self.layers.len() - 1
     }
 
-    /// Puts `playback` on timeline layer `layer`, replacing (and interrupting) what played
-    /// there, and returns the replaced playback's serial and final state; `None` if the
-    /// layer is not a timeline layer. Call [`Graph::update`] with `dt = 0` to evaluate it.
+    /// Plays `timeline` from timeline time `start` at clock time `now` on timeline layer
+    /// `layer` as playback `serial`, replacing (and interrupting) what played there, and
+    /// returns the replaced playback's serial and final state; `None` if the layer is not a
+    /// timeline layer. The same timeline again starts its playback over in place
+    /// ([`Playback::restart`]). Call [`Graph::update`] with `dt = 0` to evaluate it.
+    #[allow(clippy::too_many_arguments)]
     pub fn play(
         &mut self,
         snapshot: &Snapshot,
         layer: usize,
-        playback: Playback,
+        timeline: TimelineId,
+        now: FrameTime,
+        start: Ticks,
         serial: u64,
         events: &mut Vec<EventKind>,
     ) -> Option<Option<(u64, PlaybackState)>> {
@@ -633,23 +638,23 @@ impl Graph {
             old.stop(snapshot, PlaybackState::Interrupted, events);
             (slot.serial, old.state())
         });
-        let same_timeline = slot.playback.as_ref().is_some_and(|old| old.timeline == playback.timeline);
-        slot.timeline = playback.timeline;
-        slot.serial = serial;
-        slot.awake = true;
+        (slot.timeline, slot.serial, slot.awake) = (timeline, serial, true);
         match &mut slot.playback {
-            Some(old) => **old = playback,
-            None => slot.playback = Some(Box::new(playback)),
-        }
-        if same_timeline {
-            // The same leaves: only their weights start over.
-            let (count, range) = (self.leaves.len(), self.layer_leaves[layer].clone());
-            for numbers in self.numbers.chunks_exact_mut(2 * count + 2) {
-                numbers[range.clone()].fill(0.0);
-                numbers[count + range.start..count + range.end].fill(0.0);
+            Some(same) if same.timeline == timeline => {
+                same.restart(snapshot, now, start, serial);
+                // The same leaves: only their weights start over.
+                let (count, range) = (self.leaves.len(), self.layer_leaves[layer].clone());
+                for numbers in self.numbers.chunks_exact_mut(2 * count + 2) {
+                    numbers[range.clone()].fill(0.0);
+                    numbers[count + range.start..count + range.end].fill(0.0);
+                }
             }
-        } else {
-            self.relist_leaves();
+            other => {
+                let playback =
+                    Playback::new(snapshot, timeline, &self.channels, now, start).with_serial(snapshot, serial);
+                *other = Some(Box::new(playback));
+                self.relist_leaves();
+            }
         }
         Some(replaced)
     }

@@ -463,10 +463,8 @@ impl Session {
         self.serial += 1;
         let serial = self.serial;
         let a = &mut self.actors[actor];
-        let playback =
-            Playback::new(&self.snapshot, id, a.graph.channels(), now, start).with_serial(&self.snapshot, serial);
         let mut events = Vec::new();
-        let replaced = a.graph.play(&self.snapshot, index, playback, serial, &mut events).ok_or_else(|| {
+        let replaced = a.graph.play(&self.snapshot, index, id, now, start, serial, &mut events).ok_or_else(|| {
             SessionError::NotATimelineLayer { actor: a.name.clone(), layer: a.graph.layers()[index].name.clone() }
         })?;
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);

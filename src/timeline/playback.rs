@@ -254,6 +254,54 @@ impl Playback {
         new
     }
 
+    /// Starts this playback over from timeline time `start` at clock time `now`, named
+    /// `serial` — exactly what [`Playback::new`] with the same timeline and channels, then
+    /// [`Playback::with_serial`], would give — but in its own memory: a replay (a hit played
+    /// again) allocates nothing for the mixer. Every field that changes while playing is set
+    /// here; the structure (leaves, clip leaves, layer channels) stays. Leaves the last
+    /// composition wrote stay listed, so the next one clears them.
+    pub fn restart(&mut self, snapshot: &Snapshot, now: FrameTime, start: Ticks, serial: u64) {
+        let def = &snapshot.timelines[self.timeline];
+        self.reset(snapshot, now, start, format!("{}#{serial}", def.name));
+    }
+
+    fn reset(&mut self, snapshot: &Snapshot, now: FrameTime, start: Ticks, source: String) {
+        let def = &snapshot.timelines[self.timeline];
+        (self.anchor, self.anchor_time, self.start, self.time) = (now, start, start, start);
+        self.state = PlaybackState::Playing;
+        self.last = None;
+        self.emitted_once.fill(false);
+        self.active.clear();
+        self.enabled.fill(false);
+        for numbers in [
+            &mut self.clip_weights,
+            &mut self.clip_times,
+            &mut self.clip_shares,
+            &mut self.layer_inputs,
+            &mut self.layer_raw,
+            &mut self.track_outputs,
+            &mut self.layer_factors,
+            &mut self.coverage,
+            &mut self.output,
+        ]
+        .into_iter()
+        .chain(&mut self.shares)
+        {
+            numbers.fill(0.0);
+        }
+        for inner in &mut self.inner {
+            match inner {
+                Inner::None => {}
+                Inner::Tree(tree) => *tree = TreeRuntime::new(snapshot, tree.root()),
+                Inner::Nested(nested) => {
+                    let name = format!("{}#0", snapshot.timelines[nested.timeline].name);
+                    nested.reset(snapshot, now, Ticks::ZERO, name);
+                }
+            }
+        }
+        self.lifecycle = Lifecycle::new(def, start, source);
+    }
+
     /// Names this playback `serial` in its tasks' source ids (`timeline#serial/clip`).
     pub fn with_serial(mut self, snapshot: &Snapshot, serial: u64) -> Self {
         let def = &snapshot.timelines[self.timeline];
