@@ -111,18 +111,13 @@ pub struct Playback {
     active: Vec<u32>,
     query: Vec<u32>,
     enabled: Vec<bool>,
-    clip_weights: Vec<f64>,
-    clip_times: Vec<f64>,
-    /// Per clip: its share within its layer after NormalizeMixer.
-    clip_shares: Vec<f64>,
-    /// Per layer: the layer mixer's normalized input weight; per track: its output weight.
-    layer_inputs: Vec<f64>,
-    layer_raw: Vec<f64>,
-    track_outputs: Vec<f64>,
+    /// Where each kind of mixer number sits in `numbers`.
+    layout: Layout,
+    /// Every mixer number in one block of memory, so that a frame touches one place
+    /// ([`Mixer`] names the parts).
+    numbers: Vec<f64>,
     /// Per layer: the channel indices it affects (`None` = all).
     layer_channels: Vec<Option<Vec<usize>>>,
-    /// Per layer: what one unit of clip share is worth in the channel being composed.
-    layer_factors: Vec<f64>,
     /// Per clip: its leaves (empty for clips without an animation motion).
     clip_leaves: Vec<std::ops::Range<usize>>,
     /// Leaves the last composition wrote (the active clips' leaves).
@@ -134,10 +129,72 @@ pub struct Playback {
     leaves: Vec<PlaybackLeaf>,
     /// Task lifecycles (REFERENCE §4).
     lifecycle: Lifecycle,
-    /// `shares[channel][leaf]`, `coverage[channel]`, `output[channel]`.
-    shares: Vec<Vec<f64>>,
-    coverage: Vec<f64>,
-    output: Vec<f64>,
+}
+
+/// The mixer numbers of a playback, part by part.
+struct Mixer<'a> {
+    /// Per clip: raw weight (§3.3), local time, and its share within its layer after
+    /// NormalizeMixer.
+    clip_weights: &'a mut [f64],
+    clip_times: &'a mut [f64],
+    clip_shares: &'a mut [f64],
+    /// Per layer: the sum of its clips' weights (then at most 1), its normalized input in
+    /// its track's layer mixer, and what one unit of clip share is worth in the channel being
+    /// composed.
+    layer_raw: &'a mut [f64],
+    layer_inputs: &'a mut [f64],
+    layer_factors: &'a mut [f64],
+    /// Per track: its output weight.
+    track_outputs: &'a mut [f64],
+    /// `shares[channel × leaves + leaf]`, then per channel the coverage and output weight.
+    shares: &'a mut [f64],
+    coverage: &'a mut [f64],
+    output: &'a mut [f64],
+}
+
+/// The lengths of the parts of a playback's numbers, in [`Mixer`] order.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Layout {
+    lengths: [usize; 10],
+    leaves: usize,
+}
+
+impl Layout {
+    fn new(def: &Timeline, channels: usize, leaves: usize) -> Self {
+        let (c, l, t) = (def.clips.len(), def.layers.len(), def.tracks.len());
+        Layout { lengths: [c, c, c, l, l, l, t, channels * leaves, channels, channels], leaves }
+    }
+
+    fn total(self) -> usize {
+        self.lengths.iter().sum()
+    }
+
+    /// Where part `k` (in [`Mixer`] order) starts.
+    fn start(self, k: usize) -> usize {
+        self.lengths[..k].iter().sum()
+    }
+
+    fn split(self, numbers: &mut [f64]) -> Mixer<'_> {
+        let mut rest = numbers;
+        let mut parts = self.lengths.map(|n| {
+            let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
+            rest = tail;
+            Some(part)
+        });
+        let mut next = |k: usize| parts[k].take().expect("each part once");
+        Mixer {
+            clip_weights: next(0),
+            clip_times: next(1),
+            clip_shares: next(2),
+            layer_raw: next(3),
+            layer_inputs: next(4),
+            layer_factors: next(5),
+            track_outputs: next(6),
+            shares: next(7),
+            coverage: next(8),
+            output: next(9),
+        }
+    }
 }
 
 impl Playback {
@@ -188,7 +245,7 @@ impl Playback {
             })
             .collect();
         let lifecycle = Lifecycle::new(def, start, format!("{}#0", def.name));
-        let zeros = vec![0.0; clips];
+        let layout = Layout::new(def, channels.len(), leaves.len());
         Playback {
             timeline,
             anchor: now,
@@ -201,23 +258,15 @@ impl Playback {
             active: Vec::new(),
             query: Vec::new(),
             enabled: vec![false; clips],
-            clip_weights: zeros.clone(),
-            clip_times: zeros.clone(),
-            clip_shares: zeros,
-            layer_inputs: vec![0.0; def.layers.len()],
-            layer_raw: vec![0.0; def.layers.len()],
-            track_outputs: vec![0.0; def.tracks.len()],
+            numbers: vec![0.0; layout.total()],
+            layout,
             layer_channels,
-            layer_factors: vec![0.0; def.layers.len()],
             clip_leaves,
             written: Vec::new(),
             live: Vec::new(),
             is_live: vec![false; leaves.len()],
             inner,
             lifecycle,
-            shares: vec![vec![0.0; leaves.len()]; channels.len()],
-            coverage: vec![0.0; channels.len()],
-            output: vec![0.0; channels.len()],
             leaves,
         }
     }
@@ -273,22 +322,7 @@ impl Playback {
         self.emitted_once.fill(false);
         self.active.clear();
         self.enabled.fill(false);
-        for numbers in [
-            &mut self.clip_weights,
-            &mut self.clip_times,
-            &mut self.clip_shares,
-            &mut self.layer_inputs,
-            &mut self.layer_raw,
-            &mut self.track_outputs,
-            &mut self.layer_factors,
-            &mut self.coverage,
-            &mut self.output,
-        ]
-        .into_iter()
-        .chain(&mut self.shares)
-        {
-            numbers.fill(0.0);
-        }
+        self.numbers.fill(0.0);
         for inner in &mut self.inner {
             match inner {
                 Inner::None => {}
@@ -334,24 +368,25 @@ impl Playback {
 
     /// Each leaf's share of `channel` (REFERENCE §6, before graph layers).
     pub fn shares(&self, channel: usize) -> &[f64] {
-        &self.shares[channel]
+        let start = self.layout.start(7) + channel * self.layout.leaves;
+        &self.numbers[start..start + self.layout.leaves]
     }
 
     /// `Σ shares`: how much of `channel` the playback's leaves fill.
     pub fn coverage(&self, channel: usize) -> f64 {
-        self.coverage[channel]
+        self.numbers[self.layout.start(8) + channel]
     }
 
     /// The output weight: `1 − Π(1 − track output)` over tracks touching `channel` (one
     /// track: its root mixer's NormalizeMixer value).
     pub fn output_weight(&self, channel: usize) -> f64 {
-        self.output[channel]
+        self.numbers[self.layout.start(9) + channel]
     }
 
     /// A leaf's local time in seconds.
     pub fn leaf_time(&self, leaf: usize) -> f64 {
         match &self.leaves[leaf].kind {
-            LeafKind::Clip { clip } => self.clip_times[*clip],
+            LeafKind::Clip { clip } => self.numbers[self.layout.start(1) + clip],
             LeafKind::Tree { clip, index } => match &self.inner[*clip] {
                 Inner::Tree(tree) => tree.leaf_times()[*index],
                 _ => 0.0,
@@ -366,13 +401,14 @@ impl Playback {
     /// Raw clip weights, normalized clip shares within their layers, layer-mixer inputs
     /// (raw and normalized) and track outputs, for the graph view.
     pub fn mixer_view(&self) -> MixerView<'_> {
+        let part = |k: usize| &self.numbers[self.layout.start(k)..][..self.layout.lengths[k]];
         MixerView {
-            clip_weights: &self.clip_weights,
-            clip_shares: &self.clip_shares,
-            clip_times: &self.clip_times,
-            layer_raw: &self.layer_raw,
-            layer_inputs: &self.layer_inputs,
-            track_outputs: &self.track_outputs,
+            clip_weights: part(0),
+            clip_times: part(1),
+            clip_shares: part(2),
+            layer_raw: part(3),
+            layer_inputs: part(4),
+            track_outputs: part(6),
         }
     }
 
@@ -456,11 +492,12 @@ impl Playback {
         }
         let def = &snapshot.timelines[self.timeline];
         self.lifecycle.end(def, state == PlaybackState::Interrupted, events);
+        let m = self.layout.split(&mut self.numbers);
         for &c in &self.active {
             let c = c as usize;
             self.enabled[c] = false;
-            self.clip_weights[c] = 0.0;
-            self.clip_shares[c] = 0.0;
+            m.clip_weights[c] = 0.0;
+            m.clip_shares[c] = 0.0;
             events.push(EventKind::ClipDisable { clip: def.clips[c].name.clone() });
         }
         self.active.clear();
@@ -530,34 +567,34 @@ impl Playback {
         self.query.clear();
         def.tree.query(t, &mut self.query);
         self.query.sort_unstable();
+        let m = self.layout.split(&mut self.numbers);
         // Clips that left the active set: weight 0, time frozen where they left.
-        for i in 0..self.active.len() {
-            let c = self.active[i];
+        for &c in &self.active {
             if self.query.binary_search(&c).is_err() {
                 let c = c as usize;
                 let clip = &def.clips[c];
                 self.enabled[c] = false;
-                self.clip_weights[c] = 0.0;
-                self.clip_shares[c] = 0.0;
-                self.clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                m.clip_weights[c] = 0.0;
+                m.clip_shares[c] = 0.0;
+                m.clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
                 events.push(EventKind::ClipDisable { clip: clip.name.clone() });
             }
         }
-        for i in 0..self.query.len() {
-            let c = self.query[i] as usize;
+        for &c in &self.query {
+            let c = c as usize;
             let clip = &def.clips[c];
             if !self.enabled[c] {
                 self.enabled[c] = true;
                 events.push(EventKind::ClipEnable { clip: clip.name.clone() });
             }
-            self.clip_weights[c] = clip.weight_at(t);
-            self.clip_times[c] = clip.local_time_at(t);
+            m.clip_weights[c] = clip.weight_at(t);
+            m.clip_times[c] = clip.local_time_at(t);
             match &mut self.inner[c] {
                 Inner::None => {}
                 Inner::Tree(tree) => tree.update(snapshot, params, dt),
                 Inner::Nested(nested) => {
                     let nested_def = &snapshot.timelines[nested.timeline];
-                    let local = Ticks::from_secs(self.clip_times[c]).unwrap_or(Ticks::ZERO);
+                    let local = Ticks::from_secs(m.clip_times[c]).unwrap_or(Ticks::ZERO);
                     let time = wrap(nested_def, local.max(Ticks::ZERO));
                     let mut ignored = Vec::new();
                     nested.evaluate(snapshot, params, time, dt, &mut ignored);
@@ -572,36 +609,48 @@ impl Playback {
     /// active clips have weight, so the work is proportional to them (and to the number of
     /// layers), never to the number of clips.
     fn compose(&mut self, def: &Timeline) {
-        self.layer_raw.fill(0.0);
+        let m = self.layout.split(&mut self.numbers);
+        m.layer_raw.fill(0.0);
+        let unmuted = |c: u32| def.clips[c as usize].layer.filter(|&l| !def.layers[l].muted);
         for &c in &self.active {
-            if let Some(l) = def.clips[c as usize].layer.filter(|&l| !def.layers[l].muted) {
-                self.layer_raw[l] += self.clip_weights[c as usize];
+            if let Some(l) = unmuted(c) {
+                m.layer_raw[l] += m.clip_weights[c as usize];
             }
         }
         for &c in &self.active {
-            let c = c as usize;
-            self.clip_shares[c] = match def.clips[c].layer.filter(|&l| !def.layers[l].muted) {
-                Some(l) => normalized(self.clip_weights[c], self.layer_raw[l]),
-                None => 0.0,
-            };
+            m.clip_shares[c as usize] =
+                unmuted(c).map_or(0.0, |l| normalized(m.clip_weights[c as usize], m.layer_raw[l]));
         }
-        for sum in &mut self.layer_raw {
+        for sum in m.layer_raw.iter_mut() {
             *sum = sum.min(1.0);
         }
         for (t, track) in def.tracks.iter().enumerate() {
-            let sum: f64 = track.layers.iter().map(|&l| self.layer_raw[l]).sum();
+            let sum: f64 = track.layers.iter().map(|&l| m.layer_raw[l]).sum();
             for &l in &track.layers {
-                self.layer_inputs[l] = normalized(self.layer_raw[l], sum);
+                m.layer_inputs[l] = normalized(m.layer_raw[l], sum);
             }
-            self.track_outputs[t] = sum.min(1.0);
+            m.track_outputs[t] = sum.min(1.0);
         }
         // Leaves written last time are cleared, then the active clips' leaves written; the
         // graph rewrites both.
-        for channel in 0..self.shares.len() {
+        let count = self.layout.leaves;
+        for channel in 0..m.coverage.len() {
+            let shares = &mut m.shares[channel * count..][..count];
             for &leaf in &self.written {
-                self.shares[channel][leaf as usize] = 0.0;
+                shares[leaf as usize] = 0.0;
             }
-            self.compose_channel(def, channel);
+            let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
+            let mixer = (&mut *m.layer_factors, &*m.track_outputs, &*m.layer_inputs, &*m.clip_shares);
+            (m.coverage[channel], m.output[channel]) = compose_channel(
+                def,
+                channel,
+                &self.active,
+                &self.layer_channels,
+                &self.clip_leaves,
+                mixer,
+                inner,
+                shares,
+            );
         }
         for i in 0..self.written.len() {
             self.mark_live(self.written[i]);
@@ -630,66 +679,76 @@ impl Playback {
         self.live.clear();
     }
 
-    /// Later tracks override earlier ones; inside a track, override layers take their
-    /// normalized input weight of what is left below them, the base layer sits on the
-    /// default pose, and the track's output weight multiplies it all:
-    /// `share(leaf) = R_track × output_track × remaining_layer × input_layer × share_clip ×
-    /// inner_share`.
-    fn compose_channel(&mut self, def: &Timeline, channel: usize) {
-        let mut remaining_tracks = 1.0;
-        let mut untouched_output = 1.0;
-        for (t, track) in def.tracks.iter().enumerate().rev() {
-            let mut remaining = 1.0;
-            let mut touched = false;
-            for &l in track.layers.iter().rev() {
-                if self.layer_channels[l].as_ref().is_some_and(|m| !m.contains(&channel)) {
-                    self.layer_factors[l] = 0.0;
-                    continue;
-                }
-                touched = true;
-                self.layer_factors[l] = remaining_tracks * self.track_outputs[t] * remaining * self.layer_inputs[l];
-                remaining *= 1.0 - self.layer_inputs[l];
-            }
-            if touched {
-                remaining_tracks *= 1.0 - self.track_outputs[t] * (1.0 - remaining);
-                untouched_output *= 1.0 - self.track_outputs[t];
-            }
-        }
-        let mut coverage = 0.0;
-        for &c in &self.active {
-            let c = c as usize;
-            let Some(l) = def.clips[c].layer else { continue };
-            let clip_share = self.layer_factors[l] * self.clip_shares[c];
-            for leaf in self.clip_leaves[c].clone() {
-                let share = clip_share * self.inner_share(leaf, channel);
-                self.shares[channel][leaf] = share;
-                coverage += share;
-            }
-        }
-        self.coverage[channel] = coverage;
-        self.output[channel] = 1.0 - untouched_output;
-    }
-
-    /// A leaf's share within its clip's motion: 1 for a clip, the tree weight, or the nested
-    /// timeline's share.
-    fn inner_share(&self, leaf: usize, channel: usize) -> f64 {
-        match &self.leaves[leaf].kind {
-            LeafKind::Clip { .. } => 1.0,
-            LeafKind::Tree { clip, index } => match &self.inner[*clip] {
-                Inner::Tree(tree) => tree.leaf_weights()[*index],
-                _ => 0.0,
-            },
-            LeafKind::Nested { clip, index } => match &self.inner[*clip] {
-                Inner::Nested(nested) => nested.shares(channel)[*index],
-                _ => 0.0,
-            },
-        }
-    }
-
     /// Leaves whose share may have changed since [`Playback::clear_live`] (active now, or
     /// active before); every other leaf's share is 0.
     pub fn live_leaves(&self) -> &[u32] {
         &self.live
+    }
+}
+
+/// One channel's shares (written to `shares`), coverage and output weight. Later tracks
+/// override earlier ones; inside a track, override layers take their normalized input weight
+/// of what is left below them, the base layer sits on the default pose, and the track's
+/// output weight multiplies it all: `share(leaf) = R_track × output_track × remaining_layer ×
+/// input_layer × share_clip × inner_share`. `mixer` is (layer factors, written here; track
+/// outputs; layer inputs; clip shares).
+#[allow(clippy::too_many_arguments)]
+fn compose_channel(
+    def: &Timeline,
+    channel: usize,
+    active: &[u32],
+    layer_channels: &[Option<Vec<usize>>],
+    clip_leaves: &[std::ops::Range<usize>],
+    (layer_factors, track_outputs, layer_inputs, clip_shares): (&mut [f64], &[f64], &[f64], &[f64]),
+    inner_share: impl Fn(usize) -> f64,
+    shares: &mut [f64],
+) -> (f64, f64) {
+    let mut remaining_tracks = 1.0;
+    let mut untouched_output = 1.0;
+    for (t, track) in def.tracks.iter().enumerate().rev() {
+        let mut remaining = 1.0;
+        let mut touched = false;
+        for &l in track.layers.iter().rev() {
+            if layer_channels[l].as_ref().is_some_and(|m| !m.contains(&channel)) {
+                layer_factors[l] = 0.0;
+                continue;
+            }
+            touched = true;
+            layer_factors[l] = remaining_tracks * track_outputs[t] * remaining * layer_inputs[l];
+            remaining *= 1.0 - layer_inputs[l];
+        }
+        if touched {
+            remaining_tracks *= 1.0 - track_outputs[t] * (1.0 - remaining);
+            untouched_output *= 1.0 - track_outputs[t];
+        }
+    }
+    let mut coverage = 0.0;
+    for &c in active {
+        let c = c as usize;
+        let Some(l) = def.clips[c].layer else { continue };
+        let clip_share = layer_factors[l] * clip_shares[c];
+        for leaf in clip_leaves[c].clone() {
+            let share = clip_share * inner_share(leaf);
+            shares[leaf] = share;
+            coverage += share;
+        }
+    }
+    (coverage, 1.0 - untouched_output)
+}
+
+/// A leaf's share within its clip's motion: 1 for a clip, the tree weight, or the nested
+/// timeline's share.
+fn inner_share(leaves: &[PlaybackLeaf], inner: &[Inner], leaf: usize, channel: usize) -> f64 {
+    match &leaves[leaf].kind {
+        LeafKind::Clip { .. } => 1.0,
+        LeafKind::Tree { clip, index } => match &inner[*clip] {
+            Inner::Tree(tree) => tree.leaf_weights()[*index],
+            _ => 0.0,
+        },
+        LeafKind::Nested { clip, index } => match &inner[*clip] {
+            Inner::Nested(nested) => nested.shares(channel)[*index],
+            _ => 0.0,
+        },
     }
 }
 
