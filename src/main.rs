@@ -10,7 +10,7 @@ use blendlab::compile::compile;
 use blendlab::config::SourceFile;
 use blendlab::repl;
 use blendlab::report::Style;
-use blendlab::script::{Host, Limits, Output, parse_memory, parse_timeout};
+use blendlab::script::{Host, Limits, Output, headless, parse_memory, parse_timeout};
 use clap::{Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
 
@@ -57,6 +57,12 @@ enum Command {
         /// inside the script's folder.
         #[arg(long)]
         sandbox: bool,
+        /// Compare what the script prints with FILE (exit 1 with a unified diff if it differs).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["watch", "timeout", "max_memory", "sandbox"])]
+        golden: Option<PathBuf>,
+        /// With --golden: write FILE with what the script prints.
+        #[arg(long, requires = "golden")]
+        bless: bool,
         script: PathBuf,
         /// Passed to the script as `arg[1..]` and `...`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -66,6 +72,15 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Check every `*.lua` in the folders against the golden beside it (`NAME.out`), in
+    /// parallel; ends with `N passed, N failed`.
+    Test {
+        /// Write each golden with what its script prints.
+        #[arg(long)]
+        bless: bool,
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
     },
     /// Benchmarks against peer runtimes (see ../shared/bench/WORKLOAD.md).
     Bench {
@@ -128,9 +143,13 @@ fn main() -> ExitCode {
         Some(Command::Run { watch: true, script, args, .. }) => {
             repl::watch_after_script(options(Vec::new()), &script, &args)
         }
-        Some(Command::Run { watch: false, script, args, timeout, max_memory, sandbox }) => {
+        Some(Command::Run { golden: Some(golden), bless, script, args, .. }) => {
+            return golden_run(err_style, &script, &args, &golden, bless);
+        }
+        Some(Command::Run { watch: false, script, args, timeout, max_memory, sandbox, .. }) => {
             run(cli.color, &script, &args, Limits { timeout, max_memory }, sandbox)
         }
+        Some(Command::Test { bless, dirs }) => return test(err_style, &dirs, bless),
         Some(Command::Check { files }) => return check(err_style, &files),
         Some(Command::Bench { workload: Workload::Crowd { actors, frames } }) => crowd(actors, frames),
         None => repl::run(options(cli.files.clone())),
@@ -152,6 +171,35 @@ fn run(color: ColorChoice, script: &Path, args: &[String], limits: Limits, sandb
     }
     host.set_limits(limits).map_err(|e| e.message)?;
     host.run_file(script, args).map_err(|e| e.message)
+}
+
+/// `blendlab run --golden FILE [--bless] SCRIPT`: exit 0 when the output matches (or FILE
+/// was written), 1 otherwise.
+fn golden_run(style: Style, script: &Path, args: &[String], golden: &Path, bless: bool) -> ExitCode {
+    let verdict = headless::check_golden(script, args, golden, bless);
+    let message = verdict.describe(script, golden, "run again with --bless");
+    if verdict.passed() {
+        eprintln!("{message}");
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{}", error_line(style, &message));
+        ExitCode::from(1)
+    }
+}
+
+/// `blendlab test DIR…`: every script against its golden, one thread per core.
+fn test(style: Style, dirs: &[PathBuf], bless: bool) -> ExitCode {
+    let scripts = match headless::find_scripts(dirs) {
+        Ok(scripts) => scripts,
+        Err(message) => {
+            eprintln!("{}", error_line(style, &message));
+            return ExitCode::from(2);
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let verdicts = headless::run_tests(&scripts, bless, threads);
+    print!("{}", headless::test_report(&scripts, &verdicts));
+    if verdicts.iter().all(headless::Verdict::passed) { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
 
 /// `blendlab bench crowd`: the engine's line, then the floor's (WORKLOAD §6).

@@ -2,6 +2,7 @@
 //! sweeps (`sweep`). Deterministic bytes — fixed decimals, no map order, no clock — with
 //! colour only when the caller's [`Style`] asks for it.
 
+pub mod diff;
 mod explain;
 mod sweep;
 

@@ -68,3 +68,68 @@ fn version_and_help() {
     let help = blendlab(&["--help"]);
     assert!(text(&help.stdout).contains("run"));
 }
+
+/// A fresh folder under the system temp dir for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("blendlab-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn run_golden_compares_blesses_and_diffs() {
+    let dir = scratch("golden");
+    let (script, golden) = (dir.join("hello.lua"), dir.join("hello.out"));
+    std::fs::write(&script, "print('one')\nprint('two')\n").unwrap();
+    let (script_arg, golden_arg) = (script.to_str().unwrap(), golden.to_str().unwrap());
+
+    let missing = blendlab(&["run", "--golden", golden_arg, script_arg]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("no golden file") && text(&missing.stderr).contains("--bless"));
+
+    let blessed = blendlab(&["run", "--golden", golden_arg, "--bless", script_arg]);
+    assert_eq!(blessed.status.code(), Some(0), "{}", text(&blessed.stderr));
+    assert_eq!(std::fs::read_to_string(&golden).unwrap(), "one\ntwo\n");
+    assert_eq!(blendlab(&["run", "--golden", golden_arg, script_arg]).status.code(), Some(0));
+
+    std::fs::write(&script, "print('one')\nprint('2')\n").unwrap();
+    let differs = blendlab(&["run", "--golden", golden_arg, script_arg]);
+    assert_eq!(differs.status.code(), Some(1));
+    assert!(text(&differs.stderr).ends_with(" one\n-two\n+2\n"), "{}", text(&differs.stderr));
+    assert_eq!(blendlab(&["run", "--bless", script_arg]).status.code(), Some(2), "--bless needs --golden");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn test_runs_every_script_against_its_golden() {
+    let dir = scratch("test");
+    std::fs::write(dir.join("a_ok.lua"), "print(1 + 1)\n").unwrap();
+    std::fs::write(dir.join("a_ok.out"), "2\n").unwrap();
+    std::fs::write(dir.join("b_differs.lua"), "print('new')\n").unwrap();
+    std::fs::write(dir.join("b_differs.out"), "old\n").unwrap();
+    std::fs::write(dir.join("c_missing.lua"), "print('x')\n").unwrap();
+    std::fs::write(dir.join("d_unsteady.lua"), "print('same')\nprint(os.clock())\n").unwrap();
+    std::fs::write(dir.join("e_fails.lua"), "print('before')\nerror('on purpose')\n").unwrap();
+    std::fs::write(dir.join("e_fails.out"), "before\nerror: [string \"...\"]\n").unwrap();
+    let out = blendlab(&["test", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("ok") || l.starts_with("FAIL")).collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert!(lines[0].starts_with("ok    ") && lines[0].ends_with("a_ok.lua"));
+    assert!(lines[1].contains("b_differs.lua: output differs"), "{stdout}");
+    assert!(stdout.contains("-old\n+new\n"), "{stdout}");
+    assert!(lines[2].contains("no golden file"), "{stdout}");
+    assert!(lines[3].contains("prints different output on two runs, first at line 2"), "{stdout}");
+    assert!(lines[4].contains("e_fails.lua: output differs"), "{stdout}");
+    assert!(stdout.ends_with("1 passed, 4 failed\n"), "{stdout}");
+
+    let blessed = blendlab(&["test", "--bless", dir.to_str().unwrap()]);
+    assert!(text(&blessed.stdout).ends_with("4 passed, 1 failed\n"), "{}", text(&blessed.stdout));
+    let error_line = std::fs::read_to_string(dir.join("e_fails.out")).unwrap();
+    assert!(error_line.starts_with("before\nerror: ") && error_line.contains("e_fails.lua:2: on purpose"));
+    assert!(text(&blendlab(&["test", dir.to_str().unwrap()]).stdout).ends_with("4 passed, 1 failed\n"));
+    assert_eq!(blendlab(&["test", "no/such/dir"]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

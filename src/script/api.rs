@@ -256,6 +256,32 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     })?;
     lua.globals().set("print", print)?;
 
+    // `io.write` writes where `print` does (the host's output), so that a headless run
+    // captures everything a script writes. As Lua's, it takes strings and numbers and
+    // returns `io`.
+    let s = state.clone();
+    let write = lua.create_function(move |lua, values: Variadic<Value>| {
+        let tostring: Function = lua.globals().get("tostring")?;
+        let mut text = String::new();
+        for (i, value) in values.into_iter().enumerate() {
+            match value {
+                Value::String(_) | Value::Integer(_) | Value::Number(_) => {
+                    text.push_str(&tostring.call::<String>(value)?)
+                }
+                other => {
+                    let got = other.type_name();
+                    return Err(located(
+                        lua,
+                        format!("bad argument #{} to 'write' (string expected, got {got})", i + 1),
+                    ));
+                }
+            }
+        }
+        write!(s.borrow_mut().output.out, "{text}").map_err(mlua::Error::external)?;
+        lua.globals().get::<Table>("io")
+    })?;
+    lua.globals().get::<Table>("io")?.set("write", write)?;
+
     let message_of = lua.create_function(|lua, error: Value| {
         Ok(match error {
             Value::Error(e) => super::root_message(&e),

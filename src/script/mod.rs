@@ -12,6 +12,8 @@
 mod actor;
 mod api;
 mod limits;
+pub mod files;
+pub mod headless;
 mod pretty;
 mod sandbox;
 mod sweep;

@@ -10,13 +10,12 @@
 //! a relative path resolves against the calling script's folder; returns the path written).
 //! The methods are `sweep_*` raw functions wrapped by the prelude.
 
-use std::path::Path;
-
 use mlua::{Lua, Table, UserData, UserDataRef, Value};
 
 use super::Shared;
 use super::actor::weights_table;
-use super::api::{located, script_path};
+use super::api::located;
+use super::files::write_for_script;
 use crate::blend::sweep::{Axis, Sweep, sweep};
 use crate::report::{sweep_csv, sweep_table};
 
@@ -87,16 +86,6 @@ fn rows_table(lua: &Lua, sweep: &Sweep) -> mlua::Result<Table> {
     Ok(rows)
 }
 
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a
-/// reader never sees half a file.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path.file_name().ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let temporary = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, path)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
-}
-
 /// Adds `sweep` and its methods `sweep_table`, `sweep_csv` to the raw table.
 pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
@@ -117,10 +106,7 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
     raw.set(
         "sweep_csv",
         lua.create_function(move |lua, (this, path): (UserDataRef<SweepRef>, String)| {
-            let full = script_path(lua, &s, &path, "sweep:csv")?;
-            write_atomically(&full, &sweep_csv(&this.0))
-                .map_err(|e| located(lua, format!("sweep:csv: cannot write {}: {e}", full.display())))?;
-            Ok(full.display().to_string())
+            write_for_script(lua, &s, "sweep:csv", &path, &sweep_csv(&this.0))
         })?,
     )?;
     Ok(())

@@ -3,43 +3,15 @@
 
 #![allow(dead_code)] // each test crate uses its own subset
 
-use std::cell::RefCell;
-use std::io::Write;
 use std::path::Path;
-use std::rc::Rc;
 
-use blendlab::script::{Host, Output};
-
-/// A `Write` into a shared buffer, so `print` output and diagnostics land in one text.
-#[derive(Clone, Default)]
-pub struct Captured(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.borrow()).into_owned()
-    }
-}
+#[allow(unused_imports)] // used by some test crates
+pub use blendlab::script::headless::Capture as Captured;
 
 /// Runs `script` headless as `blendlab run` does; returns everything it printed, plus an
 /// `error: …` line if it failed.
 pub fn run_script(script: &Path, args: &[String]) -> String {
-    let captured = Captured::default();
-    let output = Output { out: Box::new(captured.clone()), err: Box::new(captured.clone()), style: Default::default() };
-    let host = Host::new(output).expect("a host starts");
-    if let Err(e) = host.run_file(script, args) {
-        let _ = writeln!(captured.clone(), "error: {}", e.message);
-    }
-    captured.text()
+    blendlab::script::headless::canonical_output(script, args)
 }
 
 /// Compares `actual` with the golden file, or rewrites it when `BLENDLAB_BLESS` is set.

@@ -1,0 +1,199 @@
+//! Headless regression runs: `blendlab run --golden` and `blendlab test`.
+//!
+//! A script's canonical output is everything it prints and every diagnostic it causes, in
+//! order and without colour, then `error: MESSAGE` when it fails — what a person would read
+//! in a terminal, and what a golden file holds. A check runs the script twice: output that
+//! differs between two runs of the same script cannot be a golden (pairs() order, time), so
+//! it fails naming the first line that differs.
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::files::write_atomically;
+use super::{Host, Output};
+use crate::report::diff::{first_difference, unified_diff};
+
+/// A `Write` into a shared buffer, so `print` output and diagnostics land in one text.
+#[derive(Clone, Default)]
+pub struct Capture(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.borrow()).into_owned()
+    }
+}
+
+/// Runs `script` with `args` as `blendlab run` does, on a host that `setup` may configure
+/// first; returns its canonical output and the host (to look at the session afterwards).
+pub fn run_captured(script: &Path, args: &[String], setup: impl FnOnce(&Host)) -> (String, Host) {
+    let capture = Capture::default();
+    let output = Output { out: Box::new(capture.clone()), err: Box::new(capture.clone()), style: Default::default() };
+    let host = match Host::new(output) {
+        Ok(host) => host,
+        Err(e) => unreachable!("a host with the built-in prelude starts: {e}"),
+    };
+    setup(&host);
+    if let Err(e) = host.run_file(script, args) {
+        let _ = writeln!(capture.clone(), "error: {}", e.message);
+    }
+    (capture.text(), host)
+}
+
+/// The canonical output of `script` with `args`.
+pub fn canonical_output(script: &Path, args: &[String]) -> String {
+    run_captured(script, args, |_| {}).0
+}
+
+/// What a golden check found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The output equals the golden file.
+    Same,
+    /// The golden file was (re)written with the output.
+    Blessed { lines: usize },
+    /// There is no golden file.
+    Missing,
+    /// The output differs from the golden file: a unified diff from golden to output.
+    Differs { diff: String },
+    /// Two runs printed different output: the first line that differs in each.
+    Unsteady { line: usize, first: Option<String>, second: Option<String> },
+    /// The golden file exists but cannot be read, or cannot be written when blessing.
+    Unwritable { message: String },
+}
+
+impl Verdict {
+    pub fn passed(&self) -> bool {
+        matches!(self, Verdict::Same | Verdict::Blessed { .. })
+    }
+
+    /// What to tell a person, naming the script and its golden; how to bless for `Missing`.
+    pub fn describe(&self, script: &Path, golden: &Path, bless_hint: &str) -> String {
+        let (script, golden) = (script.display(), golden.display());
+        match self {
+            Verdict::Same => format!("{script}: output matches {golden}"),
+            Verdict::Blessed { lines } => format!("{script}: wrote {golden} ({lines} lines)"),
+            Verdict::Missing => format!("{script}: no golden file {golden}; {bless_hint} to create it"),
+            Verdict::Differs { diff } => format!("{script}: output differs from {golden}:\n{}", diff.trim_end()),
+            Verdict::Unsteady { line, first, second } => {
+                let show = |l: &Option<String>| l.as_ref().map_or("<end of output>".to_string(), |l| format!("{l:?}"));
+                format!(
+                    "{script}: prints different output on two runs, first at line {line}:\n  first run:  {}\n  second run: {}",
+                    show(first),
+                    show(second)
+                )
+            }
+            Verdict::Unwritable { message } => format!("{script}: {message}"),
+        }
+    }
+}
+
+/// Runs `script` twice and compares its output with `golden`, or writes `golden` when
+/// `bless` (only if both runs agree).
+pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool) -> Verdict {
+    let first = canonical_output(script, args);
+    let second = canonical_output(script, args);
+    if let Some((line, a, b)) = first_difference(&first, &second) {
+        return Verdict::Unsteady { line, first: a.map(str::to_string), second: b.map(str::to_string) };
+    }
+    if bless {
+        return match write_atomically(golden, &first) {
+            Ok(()) => Verdict::Blessed { lines: first.lines().count() },
+            Err(e) => Verdict::Unwritable { message: format!("cannot write {}: {e}", golden.display()) },
+        };
+    }
+    match std::fs::read_to_string(golden) {
+        Ok(expected) if expected == first => Verdict::Same,
+        Ok(expected) => Verdict::Differs {
+            diff: unified_diff(&expected, &first, &golden.display().to_string(), &script.display().to_string()),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Verdict::Missing,
+        Err(e) => Verdict::Unwritable { message: format!("cannot read {}: {e}", golden.display()) },
+    }
+}
+
+/// The golden file of a test script: `NAME.out` beside `NAME.lua`.
+pub fn golden_of(script: &Path) -> PathBuf {
+    script.with_extension("out")
+}
+
+/// Every `*.lua` directly in each folder (or the file itself, when a `.lua` file is named),
+/// sorted by path, without repeats.
+pub fn find_scripts(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut scripts = Vec::new();
+    for path in paths {
+        if path.is_file() {
+            scripts.push(path.clone());
+            continue;
+        }
+        let entries = std::fs::read_dir(path).map_err(|e| format!("{}: cannot read folder: {e}", path.display()))?;
+        for entry in entries {
+            let file = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
+            if file.extension().is_some_and(|e| e == "lua") && file.is_file() {
+                scripts.push(file);
+            }
+        }
+    }
+    scripts.sort();
+    scripts.dedup();
+    Ok(scripts)
+}
+
+/// Checks every script against its golden on `threads` threads (each script on its own
+/// host, made in the thread that runs it: Lua states stay on one thread). Verdicts come
+/// back in the order of `scripts`, whatever order they finished in.
+pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize) -> Vec<Verdict> {
+    let next = AtomicUsize::new(0);
+    let verdicts = Mutex::new(vec![None; scripts.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, scripts.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(script) = scripts.get(i) else { break };
+                    let verdict = check_golden(script, &[], &golden_of(script), bless);
+                    verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(verdict);
+                }
+            });
+        }
+    });
+    let verdicts = verdicts.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    verdicts.into_iter().map(|v| v.unwrap_or(Verdict::Unwritable { message: "was not run".into() })).collect()
+}
+
+/// The report of a test run: `ok  SCRIPT` per passing script, `FAIL SCRIPT` with the
+/// reason per failing one, then `N passed, N failed`.
+pub fn test_report(scripts: &[PathBuf], verdicts: &[Verdict]) -> String {
+    let mut out = String::new();
+    for (script, verdict) in scripts.iter().zip(verdicts) {
+        match verdict {
+            Verdict::Same => {
+                let _ = writeln!(out, "ok    {}", script.display());
+            }
+            Verdict::Blessed { .. } => {
+                let _ = writeln!(out, "bless {}", verdict.describe(script, &golden_of(script), ""));
+            }
+            _ => {
+                let hint = "run `blendlab test --bless` on its folder";
+                let _ = writeln!(out, "FAIL  {}", verdict.describe(script, &golden_of(script), hint));
+            }
+        }
+    }
+    let passed = verdicts.iter().filter(|v| v.passed()).count();
+    let _ = writeln!(out, "{passed} passed, {} failed", verdicts.len() - passed);
+    out
+}
