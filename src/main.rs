@@ -10,7 +10,7 @@ use blendlab::compile::compile;
 use blendlab::config::SourceFile;
 use blendlab::repl;
 use blendlab::report::Style;
-use blendlab::script::{Host, Limits, Output, headless, parse_memory, parse_timeout};
+use blendlab::script::{Host, Limits, Output, headless, parse_memory, parse_timeout, partition};
 use clap::{Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
 
@@ -63,6 +63,11 @@ enum Command {
         /// With --golden: write FILE with what the script prints.
         #[arg(long, requires = "golden")]
         bless: bool,
+        /// Run the script again with its clock steps split differently (frame by frame,
+        /// seeded random pieces, giant steps) and report any difference in the events or the
+        /// final weights (tolerance 1e-9).
+        #[arg(long, conflicts_with_all = ["watch", "golden", "timeout", "max_memory", "sandbox"])]
+        partition_check: bool,
         script: PathBuf,
         /// Passed to the script as `arg[1..]` and `...`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -145,6 +150,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Run { golden: Some(golden), bless, script, args, .. }) => {
             return golden_run(err_style, &script, &args, &golden, bless);
+        }
+        Some(Command::Run { partition_check: true, script, args, .. }) => {
+            partition::partition_check(&script, &args).map(|summary| println!("{summary}"))
         }
         Some(Command::Run { watch: false, script, args, timeout, max_memory, sandbox, .. }) => {
             run(cli.color, &script, &args, Limits { timeout, max_memory }, sandbox)

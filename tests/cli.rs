@@ -133,3 +133,19 @@ fn test_runs_every_script_against_its_golden() {
     assert_eq!(blendlab(&["test", "no/such/dir"]).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
+    let ok = blendlab(&["run", "--partition-check", "scripts/tour.lua"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(
+        text(&ok.stdout).contains("agree with frame-by-frame steps, random splits (seed 1)"),
+        "{}",
+        text(&ok.stdout)
+    );
+    let differs = blendlab(&["run", "--partition-check", "tests/partition/held_error.lua"]);
+    assert_eq!(differs.status.code(), Some(1));
+    let stderr = text(&differs.stderr);
+    assert!(stderr.contains("giant steps change the result: the script ends differently"), "{stderr}");
+    assert!(stderr.contains("steps as written: error: tests/partition/held_error.lua:4: boom"), "{stderr}");
+}

@@ -12,7 +12,7 @@ use crate::report::event_line;
 use crate::session::ActorSpec;
 
 /// Chunk name of the prelude.
-const PRELUDE_NAME: &str = "=[bl]";
+pub(crate) const PRELUDE_NAME: &str = "=[bl]";
 /// Chunk names of blendlab's own Lua (the prelude, the uncatchable `pcall` of `limits`),
 /// whose frames are skipped when locating errors.
 const INTERNAL_CHUNKS: &[&str] = &[PRELUDE_NAME, super::limits::CHUNK_NAME];
@@ -106,13 +106,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     )?;
 
     let s = state.clone();
-    bl.set(
-        "step",
-        lua.create_function(move |lua, dt: f64| {
-            let frames = s.borrow_mut().session.plan_step(dt).map_err(|e| located(lua, format!("bl.step: {e}")))?;
-            run_frames(lua, &s, frames)
-        })?,
-    )?;
+    bl.set("step", lua.create_function(move |lua, dt: f64| super::partition::step(lua, &s, dt))?)?;
 
     let s = state.clone();
     bl.set(
@@ -371,7 +365,7 @@ fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
 
 /// Runs planned frames. An interrupt (Ctrl-C) stops between frames, or inside a callback
 /// whose frame still finishes; either way the clock then stands at the last frame that ran.
-fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
+pub(crate) fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
     let result = frames.into_iter().try_for_each(|frame| run_frame(lua, state, frame));
     if result.is_err() && state.borrow().watchdog.tripped().is_some() {
         state.borrow_mut().session.clock_mut().stop_at_current_frame();

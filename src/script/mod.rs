@@ -14,6 +14,7 @@ mod api;
 mod limits;
 pub mod files;
 pub mod headless;
+pub mod partition;
 mod pretty;
 mod sandbox;
 mod sweep;
@@ -70,6 +71,8 @@ pub(crate) struct HostState {
     rerunning: Option<String>,
     /// Whether the last library build failed, so that restoring the old text still rebuilds.
     last_build_failed: bool,
+    /// How `bl.step` plans its frames (`run --partition-check`).
+    steps: partition::Steps,
 }
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
@@ -185,6 +188,7 @@ impl Host {
             scripts: Vec::new(),
             rerunning: None,
             last_build_failed: false,
+            steps: Default::default(),
         }));
         api::install(&lua, &state)?;
         limits::make_uncatchable(&lua, &state.borrow().watchdog)?;

@@ -1,0 +1,366 @@
+//! `blendlab run --partition-check`: a script's result must not depend on how its clock
+//! steps are cut up. The host option [`StepPlan`] changes how `bl.step(dt)` plans its frames
+//! — as written, one frame's worth at a time, seeded pseudo-random pieces, or one giant step
+//! that waits until the script next looks at anything — and [`partition_check`] runs the
+//! script once per plan and compares the event logs and the final weights and local times
+//! (numbers within [`TOLERANCE`]). Scripts are not edited: only `bl.step` changes.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use mlua::{Lua, Table};
+
+use super::api::{PRELUDE_NAME, located, run_frames};
+use super::headless::run_captured;
+use super::{Host, Shared};
+use crate::event::{Event, FieldValue};
+use crate::report::{Style, event_line};
+use crate::session::Session;
+
+/// Largest difference between two numbers that still counts as the same.
+pub const TOLERANCE: f64 = 1e-9;
+
+/// How `bl.step(dt)` plans its frames.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum StepPlan {
+    /// One clock step of `dt`.
+    #[default]
+    AsWritten,
+    /// Clock steps of one logic frame (`1/rate` s), then the rest.
+    FrameByFrame,
+    /// `dt` cut at 1 to 7 pseudo-random points drawn from `seed` (splitmix64).
+    Random { seed: u64 },
+    /// Steps wait, adding up, until the script calls anything else of `bl` (or a handle
+    /// method), then run as one clock step — or one by one, if together they would exceed
+    /// the catch-up budget. A step inside the script's `pcall` runs at once (after those
+    /// waiting), so an error it raises stays where the script catches it.
+    Giant,
+}
+
+impl StepPlan {
+    /// The plans a partition check compares with [`StepPlan::AsWritten`].
+    pub const CHECKED: [StepPlan; 5] = [
+        StepPlan::FrameByFrame,
+        StepPlan::Random { seed: 1 },
+        StepPlan::Random { seed: 2 },
+        StepPlan::Random { seed: 3 },
+        StepPlan::Giant,
+    ];
+
+    pub fn describe(self) -> String {
+        match self {
+            StepPlan::AsWritten => "steps as written".into(),
+            StepPlan::FrameByFrame => "frame-by-frame steps".into(),
+            StepPlan::Random { seed } => format!("random splits (seed {seed})"),
+            StepPlan::Giant => "giant steps".into(),
+        }
+    }
+}
+
+/// A host's stepping state: its plan, the random generator and the steps a giant plan holds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Steps {
+    plan: StepPlan,
+    rng: u64,
+    pending: Vec<f64>,
+}
+
+/// splitmix64: a small, well-mixed generator, the same numbers on every machine.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The pieces `dt` is stepped in under `plan` (they add up to `dt`).
+fn pieces(plan: StepPlan, dt: f64, rate: u32, rng: &mut u64) -> Vec<f64> {
+    match plan {
+        StepPlan::FrameByFrame => {
+            let frame = 1.0 / rate as f64;
+            let whole = (dt * rate as f64).floor().min(1e7) as usize;
+            let mut pieces = vec![frame; whole];
+            pieces.push(dt - whole as f64 * frame);
+            pieces
+        }
+        StepPlan::Random { .. } => {
+            let cuts = 1 + next_random(rng) % 7;
+            let unit = |bits: u64| (bits >> 11) as f64 / (1u64 << 53) as f64;
+            let mut points: Vec<f64> = (0..cuts).map(|_| unit(next_random(rng)) * dt).collect();
+            points.sort_by(f64::total_cmp);
+            points.push(dt);
+            let mut last = 0.0;
+            points.into_iter().map(|p| p - std::mem::replace(&mut last, p)).collect()
+        }
+        StepPlan::AsWritten | StepPlan::Giant => vec![dt],
+    }
+}
+
+/// `bl.step(dt)` under the host's plan. A step the clock would refuse as a whole (over the
+/// catch-up budget, negative, not finite) is refused as written, whatever the plan.
+pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
+    let plan = state.borrow().steps.plan;
+    if plan == StepPlan::AsWritten {
+        return clock_step(lua, state, dt);
+    }
+    let refused = state.borrow().session.clock().clone().plan_step(dt).is_err();
+    if refused {
+        flush(lua, state)?;
+        return clock_step(lua, state, dt);
+    }
+    if plan == StepPlan::Giant {
+        if protected(lua) {
+            flush(lua, state)?;
+            return clock_step(lua, state, dt);
+        }
+        state.borrow_mut().steps.pending.push(dt);
+        return Ok(());
+    }
+    let pieces = {
+        let mut host = state.borrow_mut();
+        let rate = host.session.clock().rate();
+        pieces(plan, dt, rate, &mut host.steps.rng)
+    };
+    pieces.into_iter().try_for_each(|piece| clock_step(lua, state, piece))
+}
+
+/// Whether the running `bl` function was called under a `pcall` or `xpcall` of the script
+/// (the prelude's own protected calls do not count).
+fn protected(lua: &Lua) -> bool {
+    let frames: Vec<(bool, bool)> = (1..256)
+        .map_while(|level| {
+            lua.inspect_stack(level, |frame| {
+                let pcall =
+                    frame.source().what == "C" && matches!(frame.names().name.as_deref(), Some("pcall" | "xpcall"));
+                let prelude = frame.source().source.as_deref() == Some(PRELUDE_NAME);
+                (pcall, prelude)
+            })
+        })
+        .collect();
+    frames.windows(2).any(|pair| pair[0].0 && !pair[1].1)
+}
+
+/// One clock step of `dt` and its frames.
+fn clock_step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
+    let frames = state.borrow_mut().session.plan_step(dt).map_err(|e| located(lua, format!("bl.step: {e}")))?;
+    run_frames(lua, state, frames)
+}
+
+/// Runs the steps a giant plan holds: as one clock step when the catch-up budget allows,
+/// else one by one.
+fn flush(lua: &Lua, state: &Shared) -> mlua::Result<()> {
+    let pending = std::mem::take(&mut state.borrow_mut().steps.pending);
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let total: f64 = pending.iter().sum();
+    let planned = state.borrow_mut().session.plan_step(total);
+    match planned {
+        Ok(frames) => run_frames(lua, state, frames),
+        Err(_) => pending.into_iter().try_for_each(|dt| clock_step(lua, state, dt)),
+    }
+}
+
+/// Every function of `bl` but `step`, and every handle method, first runs held steps.
+const GUARD: &str = r#"
+local bl, methods, flush = ...
+local function guarded(f)
+  return function(...)
+    flush()
+    return f(...)
+  end
+end
+for name, f in pairs(bl) do
+  if name ~= "step" and type(f) == "function" then bl[name] = guarded(f) end
+end
+for _, kind in pairs(methods) do
+  for name, f in pairs(kind) do kind[name] = guarded(f) end
+end
+"#;
+
+impl Host {
+    /// Makes `bl.step` plan its frames by `plan` (call before running a script).
+    pub fn set_step_plan(&self, plan: StepPlan) -> Result<(), super::ScriptError> {
+        let seed = match plan {
+            StepPlan::Random { seed } => seed,
+            _ => 0,
+        };
+        self.state.borrow_mut().steps = Steps { plan, rng: seed, pending: Vec::new() };
+        if plan == StepPlan::Giant {
+            let state = self.state.clone();
+            let flush = self.lua.create_function(move |lua, ()| flush(lua, &state))?;
+            let bl: Table = self.lua.globals().get("bl")?;
+            let methods: Table = self.lua.named_registry_value(super::actor::METHODS_KEY)?;
+            let guard = self.lua.load(GUARD).set_name(PRELUDE_NAME);
+            guard.call::<()>((bl, methods, flush))?;
+        }
+        Ok(())
+    }
+
+    /// Runs any steps a giant plan still holds (at the end of a script).
+    pub fn flush_steps(&self) -> Result<(), super::ScriptError> {
+        Ok(flush(&self.lua, &self.state)?)
+    }
+}
+
+/// What a run left behind: the error it ended with, its events and final weights.
+struct Outcome {
+    error: Option<String>,
+    events: Vec<Event>,
+    /// `actor/leaf [channel]` → weight, local time; `actor [channel]` → `<default>`, output.
+    finals: Vec<(String, f64, f64)>,
+}
+
+fn run(script: &Path, args: &[String], plan: StepPlan) -> Outcome {
+    let (output, host) = run_captured(script, args, |host| {
+        if let Err(e) = host.set_step_plan(plan) {
+            unreachable!("the step guard compiles: {e}")
+        }
+    });
+    let flushed = host.flush_steps().err().map(|e| format!("error: {}", e.message));
+    let error = output.lines().rev().find(|l| l.starts_with("error: ")).map(str::to_string).or(flushed);
+    host.with_session(|session| Outcome { error, events: session.events().to_vec(), finals: finals(session) })
+}
+
+fn finals(session: &Session) -> Vec<(String, f64, f64)> {
+    let mut out = Vec::new();
+    for actor in session.actors() {
+        let graph = actor.graph();
+        for (c, channel) in graph.channels().iter().enumerate() {
+            for (i, leaf) in graph.leaves().iter().enumerate() {
+                out.push((
+                    format!("{}/{} [{channel}]", actor.name, leaf.name),
+                    graph.weights(c)[i],
+                    graph.local_time(i),
+                ));
+            }
+            let name = format!("{} [{channel}] <default>, output", actor.name);
+            out.push((name, graph.default_share(c), graph.output_weight(c)));
+        }
+    }
+    out
+}
+
+fn near(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= TOLERANCE
+}
+
+/// Two events are the same when everything but numbers is equal and numbers are near.
+fn same_event(a: &Event, b: &Event) -> bool {
+    let (fa, fb) = (a.kind.fields(), b.kind.fields());
+    a.frame == b.frame
+        && a.time == b.time
+        && a.actor == b.actor
+        && a.kind.name() == b.kind.name()
+        && fa.len() == fb.len()
+        && fa.iter().zip(&fb).all(|((ka, va), (kb, vb))| {
+            ka == kb
+                && match (va, vb) {
+                    (FieldValue::Number(x), FieldValue::Number(y)) => near(*x, *y),
+                    (x, y) => x == y,
+                }
+        })
+}
+
+/// The first way `other` differs from `reference`, in words; `None` when they agree.
+fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String> {
+    let written = StepPlan::AsWritten.describe();
+    if reference.error != other.error {
+        let show = |e: &Option<String>| e.clone().unwrap_or_else(|| "no error".into());
+        return Some(format!(
+            "the script ends differently:\n  {written}: {}\n  {name}: {}",
+            show(&reference.error),
+            show(&other.error)
+        ));
+    }
+    let line = |e: Option<&Event>| e.map_or("<no event>".to_string(), |e| event_line(e, Style::default()));
+    let events = reference.events.len().max(other.events.len());
+    if let Some(k) = (0..events).find(|&k| match (reference.events.get(k), other.events.get(k)) {
+        (Some(a), Some(b)) => !same_event(a, b),
+        _ => true,
+    }) {
+        return Some(format!(
+            "event {} differs:\n  {written}: {}\n  {name}: {}",
+            k + 1,
+            line(reference.events.get(k)),
+            line(other.events.get(k))
+        ));
+    }
+    let pair = |v: Option<&(String, f64, f64)>| v.map_or("<none>".to_string(), |(_, a, b)| format!("{a} {b}"));
+    let finals = reference.finals.len().max(other.finals.len());
+    (0..finals)
+        .find(|&k| match (reference.finals.get(k), other.finals.get(k)) {
+            (Some(a), Some(b)) => a.0 != b.0 || !near(a.1, b.1) || !near(a.2, b.2),
+            _ => true,
+        })
+        .map(|k| {
+            let what = reference.finals.get(k).or(other.finals.get(k)).map_or("", |f| f.0.as_str());
+            format!(
+                "final weight and local time of {what} differ:\n  {written}: {}\n  {name}: {}",
+                pair(reference.finals.get(k)),
+                pair(other.finals.get(k))
+            )
+        })
+}
+
+/// Runs `script` under every plan of [`StepPlan::CHECKED`] and compares each with the run
+/// as written. `Ok` holds the summary line; `Err` the first difference found.
+pub fn partition_check(script: &Path, args: &[String]) -> Result<String, String> {
+    let reference = run(script, args, StepPlan::AsWritten);
+    let mut out = String::new();
+    for plan in StepPlan::CHECKED {
+        let name = plan.describe();
+        if let Some(difference) = difference(&reference, &run(script, args, plan), &name) {
+            return Err(format!("{}: {name} change the result: {difference}", script.display()));
+        }
+    }
+    let names: Vec<String> = StepPlan::CHECKED.iter().map(|p| p.describe()).collect();
+    let _ = write!(
+        out,
+        "{}: {} events and {} final weights agree with {}",
+        script.display(),
+        reference.events.len(),
+        reference.finals.len(),
+        names.join(", ")
+    );
+    if let Some(error) = &reference.error {
+        let _ = write!(out, " (every run ends with {error})");
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sum(pieces: &[f64]) -> f64 {
+        pieces.iter().sum()
+    }
+
+    #[test]
+    fn pieces_add_up_to_the_step() {
+        for dt in [0.0, 1.0 / 60.0, 0.1, 0.75, 3.3] {
+            for plan in StepPlan::CHECKED {
+                let p = pieces(plan, dt, 60, &mut 7);
+                assert!((sum(&p) - dt).abs() < 1e-12, "{plan:?} {dt}: {p:?}");
+                assert!(p.iter().all(|&x| x >= 0.0), "{plan:?} {dt}: {p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn frame_by_frame_steps_one_frame_at_a_time() {
+        let p = pieces(StepPlan::FrameByFrame, 0.1, 30, &mut 0);
+        assert_eq!(p.len(), 4);
+        assert!(p[..3].iter().all(|&x| x == 1.0 / 30.0));
+    }
+
+    #[test]
+    fn random_splits_are_seeded() {
+        let split = |seed: u64| pieces(StepPlan::Random { seed }, 1.0, 60, &mut seed.clone());
+        assert_eq!(split(1), split(1));
+        assert_ne!(split(1), split(2));
+        assert!((2..=8).contains(&split(3).len()));
+    }
+}
