@@ -67,6 +67,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     super::actor::add_raw_methods(lua, &bl, state)?;
     super::actor::add_raw_playback_methods(lua, &bl, state)?;
     super::sweep::add_raw_functions(lua, &bl, state)?;
+    super::assert::add_raw_functions(lua, &bl, state)?;
 
     let s = state.clone();
     bl.set(
@@ -339,7 +340,7 @@ fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {
 }
 
 /// `{ frame, time, kind, actor, …fields }` for one event.
-fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
+pub(crate) fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
     let table = lua.create_table()?;
     table.set("frame", event.frame)?;
     table.set("time", event.time.secs())?;

@@ -11,6 +11,7 @@
 
 mod actor;
 mod api;
+mod assert;
 mod limits;
 pub mod files;
 pub mod headless;

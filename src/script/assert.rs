@@ -1,0 +1,304 @@
+//! Assertions for regression scripts: `bl.expect_event{…}`, `bl.expect_weights(actor, {…},
+//! tol)` and `bl.no_duplicate_events()`. A failure is a Lua error located at the script line
+//! (`file:line: expectation failed: …`) that shows what was expected and what happened,
+//! one above the other, so a failing CI log says what to look at.
+
+use std::fmt::Write as _;
+
+use mlua::{Lua, Table, Value};
+
+use super::Shared;
+use super::actor::Handle;
+use super::api::{event_table, located};
+use crate::config::suggestion;
+use crate::event::{Event, FieldValue};
+use crate::report::{Align, Style, event_line, fixed, grid};
+use crate::session::{ActorId, Session};
+
+/// Events listed in a failure message at most.
+const SHOWN: usize = 8;
+
+/// What `bl.expect_event` looks for: a kind, an optional time window, actor and field values.
+struct EventSpec {
+    kind: String,
+    between: Option<(f64, f64)>,
+    actor: Option<String>,
+    count: Option<usize>,
+    /// Other keys: field name and wanted value.
+    fields: Vec<(String, Value)>,
+}
+
+impl EventSpec {
+    fn from_table(lua: &Lua, session: &Session, spec: Table) -> mlua::Result<EventSpec> {
+        let mut out = EventSpec { kind: String::new(), between: None, actor: None, count: None, fields: Vec::new() };
+        for pair in spec.pairs::<String, Value>() {
+            let (key, value) = pair?;
+            match key.as_str() {
+                "kind" => out.kind = String::from_lua_value(lua, value, "kind")?,
+                "between" => {
+                    let Value::Table(window) = value else {
+                        return Err(located(lua, "bl.expect_event: `between` takes { t0, t1 } in seconds"));
+                    };
+                    out.between = Some((window.get(1)?, window.get(2)?));
+                }
+                "actor" => out.actor = Some(actor_name(lua, session, value)?),
+                "count" => out.count = Some(usize::from_lua_value(lua, value, "count")?),
+                _ => out.fields.push((key, value)),
+            }
+        }
+        if out.kind.is_empty() {
+            return Err(located(
+                lua,
+                "bl.expect_event: the spec needs `kind`, e.g. { kind = \"signal\", name = \"hit\" }",
+            ));
+        }
+        super::check_kind(&out.kind).map_err(|m| located(lua, format!("bl.expect_event: {m}")))?;
+        out.fields.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
+    }
+
+    fn matches(&self, event: &Event) -> bool {
+        let fields = event.kind.fields();
+        event.kind.name() == self.kind
+            && self.between.is_none_or(|(t0, t1)| (t0..=t1).contains(&event.time.secs()))
+            && self.actor.as_ref().is_none_or(|a| event.actor.as_ref() == Some(a))
+            && self.fields.iter().all(|(key, wanted)| {
+                fields.iter().any(|(k, v)| k == key && field_equals(v, wanted))
+                    || (key == "frame" && number(wanted) == Some(event.frame as f64))
+            })
+    }
+
+    /// `signal name=hit actor=hero between 0.1 s and 0.3 s, 2 times`.
+    fn describe(&self) -> String {
+        let mut text = self.kind.clone();
+        for (key, value) in &self.fields {
+            let shown = match value {
+                Value::String(s) => s.to_string_lossy(),
+                other => number(other).map_or_else(|| format!("{other:?}"), |n| n.to_string()),
+            };
+            let _ = write!(text, " {key}={shown}");
+        }
+        if let Some(actor) = &self.actor {
+            let _ = write!(text, " actor={actor}");
+        }
+        if let Some((t0, t1)) = self.between {
+            let _ = write!(text, " between {} s and {} s", fixed(t0), fixed(t1));
+        }
+        match self.count {
+            Some(1) => text.push_str(", once"),
+            Some(n) => {
+                let _ = write!(text, ", {n} times");
+            }
+            None => {}
+        }
+        text
+    }
+}
+
+/// Conversions of spec values with errors that name the key.
+trait FromSpec: Sized {
+    fn from_lua_value(lua: &Lua, value: Value, key: &str) -> mlua::Result<Self>;
+}
+
+impl FromSpec for String {
+    fn from_lua_value(lua: &Lua, value: Value, key: &str) -> mlua::Result<Self> {
+        match value {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            other => Err(located(lua, format!("bl.expect_event: `{key}` takes a string, got {}", other.type_name()))),
+        }
+    }
+}
+
+impl FromSpec for usize {
+    fn from_lua_value(lua: &Lua, value: Value, key: &str) -> mlua::Result<Self> {
+        match number(&value) {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
+            _ => Err(located(lua, format!("bl.expect_event: `{key}` takes a whole number ≥ 0"))),
+        }
+    }
+}
+
+fn number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Integer(i) => Some(*i as f64),
+        Value::Number(n) => Some(*n),
+        _ => None,
+    }
+}
+
+fn field_equals(field: &FieldValue, wanted: &Value) -> bool {
+    match (field, wanted) {
+        (FieldValue::Text(text), Value::String(s)) => s.to_str().is_ok_and(|s| *s == **text),
+        (FieldValue::Int(n), other) => number(other) == Some(*n as f64),
+        (FieldValue::Number(x), other) => number(other).is_some_and(|y| (x - y).abs() <= 1e-9),
+        _ => false,
+    }
+}
+
+/// An actor from a handle or a name.
+fn actor_of(lua: &Lua, session: &Session, value: Value) -> mlua::Result<ActorId> {
+    match value {
+        Value::UserData(ud) => match *ud.borrow::<Handle>()? {
+            Handle::Actor(id) => Ok(id),
+            _ => Err(located(lua, "expected an actor, got a playback handle")),
+        },
+        Value::String(name) => session.find_actor(&name.to_string_lossy()).map_err(|e| located(lua, e)),
+        other => Err(located(lua, format!("expected an actor or its name, got {}", other.type_name()))),
+    }
+}
+
+fn actor_name(lua: &Lua, session: &Session, value: Value) -> mlua::Result<String> {
+    Ok(session.actor(actor_of(lua, session, value)?).name.clone())
+}
+
+/// Up to [`SHOWN`] event lines, indented, with a count of the rest.
+fn listing(events: &[&Event]) -> String {
+    let mut text = String::new();
+    for event in events.iter().take(SHOWN) {
+        let _ = write!(text, "\n              {}", event_line(event, Style::default()));
+    }
+    if events.len() > SHOWN {
+        let _ = write!(text, "\n              … and {} more", events.len() - SHOWN);
+    }
+    text
+}
+
+/// `bl.expect_event(spec)`: the first matching event (as `bl.events` gives it).
+fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
+    let host = state.borrow();
+    let spec = EventSpec::from_table(lua, &host.session, spec)?;
+    let all = host.session.events();
+    let matching: Vec<&Event> = all.iter().filter(|e| spec.matches(e)).collect();
+    let found = match spec.count {
+        Some(n) => matching.len() == n,
+        None => !matching.is_empty(),
+    };
+    if found {
+        return matching.first().map_or_else(|| lua.create_table(), |e| event_table(lua, e));
+    }
+    let of_kind: Vec<&Event> = all.iter().filter(|e| e.kind.name() == spec.kind).collect();
+    let actual = if !matching.is_empty() {
+        format!("{} matching event{}:{}", matching.len(), plural(matching.len()), listing(&matching))
+    } else if of_kind.is_empty() {
+        format!("no {} event at all", spec.kind)
+    } else {
+        format!("{} {} event{}, none matching:{}", of_kind.len(), spec.kind, plural(of_kind.len()), listing(&of_kind))
+    };
+    Err(located(
+        lua,
+        format!("expectation failed: bl.expect_event\n  expected: {}\n  actual:   {actual}", spec.describe()),
+    ))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `bl.expect_weights(actor, { leaf = w, … }, tol, channel)`.
+fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, Option<String>)) -> mlua::Result<()> {
+    let (actor, expected, tol, channel) = args;
+    let tol = tol.unwrap_or(1e-6);
+    let host = state.borrow();
+    let id = actor_of(lua, &host.session, actor)?;
+    let a = host.session.actor(id);
+    let graph = a.graph();
+    let c = match &channel {
+        Some(name) => graph.channels().iter().position(|ch| ch == name).ok_or_else(|| {
+            let hint = suggestion(name, graph.channels().iter().map(String::as_str))
+                .map_or(String::new(), |h| format!("; {h}"));
+            located(lua, format!("bl.expect_weights: actor `{}` has no channel `{name}`{hint}", a.name))
+        })?,
+        None => 0,
+    };
+    let mut actual: Vec<(String, f64)> =
+        graph.leaves().iter().zip(graph.weights(c)).map(|(l, &w)| (l.name.clone(), w)).collect();
+    actual.push(("<default>".into(), graph.default_share(c)));
+    let mut wanted: Vec<(String, f64)> = Vec::new();
+    for pair in expected.pairs::<String, f64>() {
+        let (leaf, weight) =
+            pair.map_err(|e| located(lua, format!("bl.expect_weights: expects {{ leaf = weight, … }}: {e}")))?;
+        if !actual.iter().any(|(name, _)| *name == leaf) {
+            let hint =
+                suggestion(&leaf, actual.iter().map(|(n, _)| n.as_str())).map_or(String::new(), |h| format!("; {h}"));
+            return Err(located(lua, format!("bl.expect_weights: actor `{}` has no leaf `{leaf}`{hint}", a.name)));
+        }
+        wanted.push((leaf, weight));
+    }
+    let off = |leaf: &str, w: f64| wanted.iter().find(|(n, _)| n == leaf).is_some_and(|(_, e)| !((w - e).abs() <= tol));
+    if !actual.iter().any(|(leaf, w)| off(leaf, *w)) {
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = actual
+        .iter()
+        .map(|(leaf, w)| {
+            let expected = wanted.iter().find(|(n, _)| n == leaf).map(|(_, e)| *e);
+            let mismatch = off(leaf, *w);
+            let show = |x: f64| {
+                if mismatch && expected.is_some_and(|e| fixed(e) == fixed(*w)) { format!("{x}") } else { fixed(x) }
+            };
+            let mark = if mismatch { "✗" } else { "" };
+            vec![leaf.clone(), expected.map_or("—".into(), show), show(*w), mark.into()]
+        })
+        .collect();
+    let table =
+        grid("  ", &["leaf", "expected", "actual", ""], &[Align::Left, Align::Right, Align::Right, Align::Left], &rows);
+    let channel = graph.channels()[c].as_str();
+    Err(located(
+        lua,
+        format!("expectation failed: weights of {} ({channel}) off by more than {tol:e}\n{}", a.name, table.trim_end()),
+    ))
+}
+
+/// `bl.no_duplicate_events(filter)`: no two events alike (frame, actor, kind, fields).
+fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua::Result<()> {
+    let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
+    if let Some(kind) = &kind {
+        super::check_kind(kind).map_err(|m| located(lua, format!("bl.no_duplicate_events: {m}")))?;
+    }
+    let host = state.borrow();
+    let events: Vec<&Event> =
+        host.session.events().iter().filter(|e| kind.as_deref().is_none_or(|k| k == e.kind.name())).collect();
+    let mut repeated: Vec<(&Event, usize)> = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        let same =
+            |other: &&Event| other.frame == event.frame && other.actor == event.actor && other.kind == event.kind;
+        if events[..i].iter().any(same) {
+            continue;
+        }
+        let count = 1 + events[i + 1..].iter().filter(|e| same(e)).count();
+        if count > 1 {
+            repeated.push((event, count));
+        }
+    }
+    if repeated.is_empty() {
+        return Ok(());
+    }
+    let mut text = format!(
+        "expectation failed: bl.no_duplicate_events\n  expected: every event once\n  actual:   {} event{} more than once:",
+        repeated.len(),
+        plural(repeated.len())
+    );
+    for (event, count) in repeated.iter().take(SHOWN) {
+        let _ = write!(text, "\n              {} (×{count})", event_line(event, Style::default()));
+    }
+    Err(located(lua, text))
+}
+
+/// Adds `expect_event`, `expect_weights` and `no_duplicate_events` to the raw table.
+pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
+    let s = state.clone();
+    raw.set("expect_event", lua.create_function(move |lua, spec: Table| expect_event(lua, &s, spec))?)?;
+    let s = state.clone();
+    raw.set(
+        "expect_weights",
+        lua.create_function(move |lua, args: (Value, Table, Option<f64>, Option<String>)| {
+            expect_weights(lua, &s, args)
+        })?,
+    )?;
+    let s = state.clone();
+    raw.set(
+        "no_duplicate_events",
+        lua.create_function(move |lua, filter: Option<Table>| no_duplicate_events(lua, &s, filter))?,
+    )?;
+    Ok(())
+}
