@@ -224,7 +224,8 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
         }
         wanted.push((leaf, weight));
     }
-    let off = |leaf: &str, w: f64| wanted.iter().find(|(n, _)| n == leaf).is_some_and(|(_, e)| !((w - e).abs() <= tol));
+    let within = |w: f64, e: f64| (w - e).abs() <= tol; // false for NaN
+    let off = |leaf: &str, w: f64| wanted.iter().find(|(n, _)| n == leaf).is_some_and(|&(_, e)| !within(w, e));
     if !actual.iter().any(|(leaf, w)| off(leaf, *w)) {
         return Ok(());
     }
