@@ -2,8 +2,12 @@
 //! sweeps (`sweep`). Deterministic bytes — fixed decimals, no map order, no clock — with
 //! colour only when the caller's [`Style`] asks for it.
 
+mod chart;
 pub mod diff;
+mod dot;
 mod explain;
+pub mod jsonl;
+pub mod recording;
 mod sweep;
 
 use std::fmt::Write as _;
@@ -16,6 +20,8 @@ use crate::reload::ActorChange;
 use crate::session::{ActorId, Session};
 use crate::timeline::playback::Playback;
 
+pub use chart::weight_chart;
+pub use dot::graph_dot;
 pub use explain::explain;
 pub use sweep::{sweep_csv, sweep_table};
 
@@ -38,6 +44,12 @@ impl Style {
 pub fn fixed(value: f64) -> String {
     let text = format!("{value:.6}");
     if text == "-0.000000" { "0.000000".into() } else { text }
+}
+
+/// A CSV field (RFC 4180), quoted when it holds a comma, a quote or a line break (quotes
+/// doubled).
+pub(crate) fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
 }
 
 /// How a [`grid`] column lines up its cells.
@@ -204,17 +216,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
             format!("  mask [{}]", m.iter().map(|&c| channels[c].as_str()).collect::<Vec<_>>().join(", "))
         });
         let additive = if layer.additive { "  additive" } else { "" };
-        let source = match &layer.source {
-            Source::BlendTree(tree) => format!("blend_tree {}", snapshot.blend_trees[tree.root()].name),
-            Source::Clip(clip) => format!("clip {}", clip.name),
-            Source::Timeline(slot) => match &slot.playback {
-                Some(p) => {
-                    format!("timeline {} ({}, t={} s)", snapshot.timelines[p.timeline].name, p.state().name(), p.time())
-                }
-                None => format!("timeline {} (not playing)", snapshot.timelines[slot.timeline].name),
-            },
-            Source::Transitions(set) => transition_summary(set),
-        };
+        let source = source_summary(snapshot, &layer.source);
         let header = format!("layer {}  weight {}{mask}{additive}  {source}", layer.name, fixed(layer.weight));
         let _ = writeln!(out, "{}", style.paint(&header, |t| t.cyan().to_string()));
         match &layer.source {
@@ -233,6 +235,22 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
         }
     }
     out
+}
+
+/// What a layer plays, in a few words: `blend_tree locomotion`, `timeline attack (playing,
+/// t=0.2 s)`, the transition state.
+pub(crate) fn source_summary(snapshot: &crate::compile::Snapshot, source: &Source) -> String {
+    match source {
+        Source::BlendTree(tree) => format!("blend_tree {}", snapshot.blend_trees[tree.root()].name),
+        Source::Clip(clip) => format!("clip {}", clip.name),
+        Source::Timeline(slot) => match &slot.playback {
+            Some(p) => {
+                format!("timeline {} ({}, t={} s)", snapshot.timelines[p.timeline].name, p.state().name(), p.time())
+            }
+            None => format!("timeline {} (not playing)", snapshot.timelines[slot.timeline].name),
+        },
+        Source::Transitions(set) => transition_summary(set),
+    }
 }
 
 /// The seven-step debugging chain of seed 003 for one actor at the current frame: each

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Align, fixed, grid};
+use super::{Align, csv_field, fixed, grid};
 use crate::blend::sweep::Sweep;
 
 /// Share of the default pose under which it gets no column.
@@ -50,11 +50,6 @@ pub fn sweep_csv(sweep: &Sweep) -> String {
         let _ = writeln!(out, "{}", row.join(","));
     }
     out
-}
-
-/// A field quoted when it holds a comma, a quote or a line break (quotes doubled).
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
 }
 
 #[cfg(test)]

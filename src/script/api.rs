@@ -68,6 +68,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     super::actor::add_raw_playback_methods(lua, &bl, state)?;
     super::sweep::add_raw_functions(lua, &bl, state)?;
     super::assert::add_raw_functions(lua, &bl, state)?;
+    super::record::add_raw_functions(lua, &bl, state)?;
 
     let s = state.clone();
     bl.set(
@@ -330,7 +331,7 @@ fn check_kind(lua: &Lua, kind: &str) -> mlua::Result<()> {
     super::check_kind(kind).map_err(|message| located(lua, message))
 }
 
-fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {
+pub(crate) fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {
     let Some(filter) = filter else { return Ok(EventFilter::default()) };
     let kind: Option<String> = filter.get("kind")?;
     if let Some(kind) = &kind {
@@ -391,6 +392,7 @@ fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
         }
     }
     state.borrow_mut().session.finish_frame();
+    super::record::sample(state);
     if let Some(error) = failure {
         return Err(error);
     }

@@ -17,6 +17,7 @@ pub mod files;
 pub mod headless;
 pub mod partition;
 mod pretty;
+mod record;
 mod sandbox;
 mod sweep;
 
@@ -74,6 +75,8 @@ pub(crate) struct HostState {
     last_build_failed: bool,
     /// How `bl.step` plans its frames (`run --partition-check`).
     steps: partition::Steps,
+    /// `bl.record` recordings, sampled after every frame.
+    recordings: Vec<crate::report::recording::Recording>,
 }
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
@@ -190,6 +193,7 @@ impl Host {
             rerunning: None,
             last_build_failed: false,
             steps: Default::default(),
+            recordings: Vec::new(),
         }));
         api::install(&lua, &state)?;
         limits::make_uncatchable(&lua, &state.borrow().watchdog)?;

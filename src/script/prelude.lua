@@ -1,7 +1,8 @@
 -- Builds the public `bl` table and the handle methods from the raw Rust functions, wrapping
 -- each so that a failure reaches Lua as a plain string message (already located at the
 -- script line that called it), which is what `pcall` users expect.
--- Raw names `KIND_method` (KIND = actor, playback, sweep) become methods of that kind.
+-- Raw names `KIND_method` (KIND = actor, playback, sweep, recording) become methods of that
+-- kind.
 local raw, message_of = ...
 local pack, unpack, pcall, error = table.pack, table.unpack, pcall, error
 
@@ -15,7 +16,7 @@ local function wrap(f)
   end
 end
 
-local bl, methods = {}, { actor = {}, playback = {}, sweep = {} }
+local bl, methods = {}, { actor = {}, playback = {}, sweep = {}, recording = {} }
 for name, f in pairs(raw) do
   local kind, method = name:match("^(%l+)_(.+)$")
   if kind and methods[kind] then

@@ -1,0 +1,82 @@
+//! `bl.events_jsonl(path)`: the event log as JSON Lines — one object per event with `frame`,
+//! `time` (seconds), `actor` (or null), `kind` and the kind's fields — for tools that read
+//! the log without knowing Lua.
+
+use std::fmt::Write as _;
+
+use crate::event::{Event, FieldValue};
+
+/// A JSON string literal.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number (shortest text that reads back as the same `f64`); `null` if not finite.
+pub fn json_number(x: f64) -> String {
+    if x.is_finite() { format!("{x}") } else { "null".into() }
+}
+
+/// One event as one line of JSON.
+pub fn event_json(event: &Event) -> String {
+    let actor = event.actor.as_deref().map_or("null".into(), json_string);
+    let mut line = format!(
+        "{{\"frame\":{},\"time\":{},\"actor\":{actor},\"kind\":{}",
+        event.frame,
+        json_number(event.time.secs()),
+        json_string(event.kind.name())
+    );
+    for (key, value) in event.kind.fields() {
+        let value = match value {
+            FieldValue::Text(text) => json_string(&text),
+            FieldValue::Int(n) => n.to_string(),
+            FieldValue::Number(x) => json_number(x),
+        };
+        let _ = write!(line, ",{}:{value}", json_string(key));
+    }
+    line.push('}');
+    line
+}
+
+/// Every event, one per line.
+pub fn events_jsonl<'a>(events: impl IntoIterator<Item = &'a Event>) -> String {
+    events.into_iter().map(|e| event_json(e) + "\n").collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::EventKind;
+    use crate::time::Ticks;
+
+    #[test]
+    fn events_become_json_objects() {
+        let event = Event {
+            frame: 3,
+            time: Ticks(50_000_000_000),
+            actor: Some("hero \"1\"".into()),
+            kind: EventKind::Signal { name: "hit\n".into(), timeline: "a".into() },
+        };
+        assert_eq!(
+            event_json(&event),
+            r#"{"frame":3,"time":0.05,"actor":"hero \"1\"","kind":"signal","name":"hit\n","timeline":"a"}"#
+        );
+        assert_eq!(json_string("\u{1}"), "\"\\u0001\"");
+        assert_eq!(json_number(f64::NAN), "null");
+    }
+}

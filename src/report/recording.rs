@@ -1,0 +1,151 @@
+//! A recording of one actor over time (`bl.record`): every `every`-th logic frame, its
+//! parameters (smoothed values, what the trees blend with), each leaf's effective weight per
+//! channel and each leaf's local time — and the CSV of it. Leaves that appear later (a
+//! timeline played on a new layer) get columns from then on; earlier rows leave them empty.
+
+use std::fmt::Write as _;
+
+use super::{csv_field, fixed};
+use crate::session::{ActorId, Session};
+
+/// What a column holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// A parameter's smoothed value.
+    Parameter(String),
+    /// A leaf's effective weight in a channel — for a leaf of an additive layer, what it adds
+    /// (`weight × share`, REFERENCE §6).
+    Weight { leaf: String, channel: String, additive: bool },
+    /// A leaf's local time in seconds.
+    Time { leaf: String },
+}
+
+impl Column {
+    /// `param:speed`, `weight:idle` (`weight:idle@upper` when the actor has several
+    /// channels; `additive:` for additive leaves), `time:idle`.
+    pub fn header(&self, several_channels: bool) -> String {
+        match self {
+            Column::Parameter(name) => format!("param:{name}"),
+            Column::Weight { leaf, channel, additive } => {
+                let kind = if *additive { "additive" } else { "weight" };
+                if several_channels { format!("{kind}:{leaf}@{channel}") } else { format!("{kind}:{leaf}") }
+            }
+            Column::Time { leaf } => format!("time:{leaf}"),
+        }
+    }
+}
+
+/// One sample: the frame's time and index, and a value per column (`None`: not there yet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub time: f64,
+    pub frame: i64,
+    pub values: Vec<Option<f64>>,
+}
+
+/// Samples of one actor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recording {
+    pub actor: ActorId,
+    pub actor_name: String,
+    /// A sample every this many logic frames, counted from the first.
+    pub every: u64,
+    pub first_frame: i64,
+    pub channels: Vec<String>,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+    pub stopped: bool,
+}
+
+impl Recording {
+    /// Starts recording `actor` every `every` frames (≥ 1), with a first sample now.
+    pub fn new(session: &Session, actor: ActorId, every: u64) -> Self {
+        let a = session.actor(actor);
+        let mut recording = Recording {
+            actor,
+            actor_name: a.name.clone(),
+            every: every.max(1),
+            first_frame: session.clock().frame(),
+            channels: a.graph().channels().to_vec(),
+            columns: Vec::new(),
+            rows: Vec::new(),
+            stopped: false,
+        };
+        recording.sample(session);
+        recording
+    }
+
+    /// Takes a sample if this frame is one of the recording's (and it was not taken yet).
+    pub fn sample(&mut self, session: &Session) {
+        let frame = session.clock().frame();
+        let due = (frame - self.first_frame).rem_euclid(self.every as i64) == 0;
+        if self.stopped || !due || self.rows.last().is_some_and(|r| r.frame == frame) {
+            return;
+        }
+        let actor = session.actor(self.actor);
+        let graph = actor.graph();
+        let mut values = vec![None; self.columns.len()];
+        let mut put = |columns: &mut Vec<Column>, column: Column, value: f64| {
+            let index = columns.iter().position(|c| *c == column).unwrap_or_else(|| {
+                columns.push(column);
+                columns.len() - 1
+            });
+            if values.len() <= index {
+                values.resize(index + 1, None);
+            }
+            values[index] = Some(value);
+        };
+        for p in graph.parameters() {
+            let parameter = &session.snapshot().parameters[p];
+            put(&mut self.columns, Column::Parameter(parameter.name.clone()), actor.params()[p].smoothed);
+        }
+        for (i, leaf) in graph.leaves().iter().enumerate() {
+            let additive = graph.layers()[leaf.layer].additive;
+            for (c, channel) in graph.channels().iter().enumerate() {
+                let column = Column::Weight { leaf: leaf.name.clone(), channel: channel.clone(), additive };
+                let weight = if additive { graph.additive_weights(c)[i] } else { graph.weights(c)[i] };
+                put(&mut self.columns, column, weight);
+            }
+        }
+        for (i, leaf) in graph.leaves().iter().enumerate() {
+            put(&mut self.columns, Column::Time { leaf: leaf.name.clone() }, graph.local_time(i));
+        }
+        self.rows.push(Row { time: session.clock().time().secs(), frame, values });
+    }
+
+    /// The columns in print order: parameters, weights, times (each in order of appearance).
+    pub fn ordered_columns(&self) -> Vec<usize> {
+        let rank = |c: &Column| match c {
+            Column::Parameter(_) => 0,
+            Column::Weight { .. } => 1,
+            Column::Time { .. } => 2,
+        };
+        let mut order: Vec<usize> = (0..self.columns.len()).collect();
+        order.sort_by_key(|&i| rank(&self.columns[i]));
+        order
+    }
+
+    /// RFC 4180 CSV: `time_s,frame,` then the columns; six decimals, empty cells for leaves
+    /// not there yet.
+    pub fn csv(&self) -> String {
+        let several = self.channels.len() > 1;
+        let order = self.ordered_columns();
+        let mut out = String::from("time_s,frame");
+        for &i in &order {
+            out.push(',');
+            out.push_str(&csv_field(&self.columns[i].header(several)));
+        }
+        out.push('\n');
+        for row in &self.rows {
+            let _ = write!(out, "{},{}", fixed(row.time), row.frame);
+            for &i in &order {
+                out.push(',');
+                if let Some(value) = row.values.get(i).copied().flatten() {
+                    out.push_str(&fixed(value));
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}

@@ -1,0 +1,45 @@
+-- Exports: a recording as CSV and SVG, the event log as JSON Lines, the live graph as DOT.
+-- Files go through a temporary file and a rename; an unwritable path is an error.
+bl.rate(10)
+bl.load("graph_layers.toml")
+local hero = bl.spawn("hero", { graph = "hero" })
+local rec = bl.record(hero, { every = 2 })
+bl.at(0.3, function() hero:set("speed", 1) end)
+bl.at(0.4, function() hero:play("greet", { layer = "upper" }) end)
+bl.step(1.0)
+rec:stop()
+bl.step(0.5)
+print(rec, rec:samples())
+
+local function read(path)
+  local file = assert(io.open(path))
+  local text = file:read("a")
+  file:close()
+  os.remove(path)
+  return text
+end
+local path = os.tmpname()
+
+print("-- recording:csv (the wave columns start when greet plays)")
+bl.expect(rec:csv(path) == path, "csv returns the path written")
+io.write(read(path))
+
+print("-- recording:svg")
+rec:svg(path)
+local svg = read(path)
+local _, paths = svg:gsub("<path ", "")
+print(svg:match("^<svg[^>]*>") ~= nil, "paths: " .. paths, svg:match("effective weights over time") ~= nil)
+for name in svg:gmatch('<text x="[%d.]+" y="[%d.]+" fill="#222222">([^<]+)</text>') do print("legend: " .. name) end
+
+print("-- bl.events_jsonl")
+bl.events_jsonl(path, { actor = "hero" })
+io.write(read(path))
+
+print("-- actor:dot")
+hero:dot(path)
+io.write(read(path))
+
+print("-- unwritable paths")
+print(pcall(rec.csv, rec, "/no/such/folder/weights.csv"))
+print(pcall(bl.events_jsonl, "/no/such/folder/events.jsonl"))
+print(pcall(bl.record, hero, { every = 0 }))
