@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::f64::consts::PI;
 use std::sync::Arc;
 
+mod inputs;
 mod timeline;
 
 use toml::Spanned;
@@ -21,6 +22,7 @@ use crate::blend::simple_directional::{self, SimpleDirectional};
 use crate::blend::triangulated::Triangulated;
 use crate::config::raw::{BlendKind, RawBlendTree, RawChild, SyncMode};
 use crate::config::{Diagnostic, Named, ParsedFile, SourceFile, parse_file, suggestion};
+use crate::input::InputDef;
 use crate::timeline::{Timeline, TimelineId};
 
 pub type ClipId = usize;
@@ -172,6 +174,8 @@ pub struct Snapshot {
     pub files: Vec<(String, Vec<String>)>,
     /// The instance shape of each blend tree, by tree id, shared by every actor.
     pub tree_shapes: Vec<Arc<TreeShape>>,
+    /// `[inputs.NAME]` (their own namespace), in load order.
+    pub inputs: Vec<InputDef>,
 }
 
 impl Asset {
@@ -374,6 +378,7 @@ impl Builder<'_> {
             self.snapshot.graphs.push(compiled);
         }
         self.check_timeline_masks();
+        self.inputs(files);
     }
 
     /// The entries of one kind that won their name (duplicates were reported by `claim`).
@@ -414,7 +419,7 @@ impl Builder<'_> {
         files: &'f [ParsedFile],
         of: fn(&ParsedFile) -> &Vec<Named<T>>,
         what: &str,
-    ) -> Vec<&'f Named<T>> {
+    ) -> Vec<(usize, &'f Named<T>)> {
         let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         let mut first = Vec::new();
         for (f, file) in files.iter().enumerate() {
@@ -427,7 +432,7 @@ impl Builder<'_> {
                     continue;
                 }
                 seen.insert(&entry.name, (f, entry.span.start));
-                first.push(entry);
+                first.push((f, entry));
             }
         }
         first
@@ -435,13 +440,16 @@ impl Builder<'_> {
 
     fn declare_catalogs(&mut self, files: &[ParsedFile]) {
         self.snapshot.audio =
-            self.declared_once(files, |f| &f.audio, "audio").into_iter().map(|a| a.name.clone()).collect();
-        self.snapshot.hit_profiles =
-            self.declared_once(files, |f| &f.hit_profiles, "hit profile").into_iter().map(|h| h.name.clone()).collect();
+            self.declared_once(files, |f| &f.audio, "audio").into_iter().map(|(_, a)| a.name.clone()).collect();
+        self.snapshot.hit_profiles = self
+            .declared_once(files, |f| &f.hit_profiles, "hit profile")
+            .into_iter()
+            .map(|(_, h)| h.name.clone())
+            .collect();
     }
 
     fn declare_parameters(&mut self, files: &[ParsedFile]) {
-        for p in self.declared_once(files, |f| &f.parameters, "parameter") {
+        for (_, p) in self.declared_once(files, |f| &f.parameters, "parameter") {
             let v = &p.value;
             self.snapshot.parameters.push(Parameter {
                 name: p.name.clone(),

@@ -14,6 +14,7 @@ pub mod config;
 pub mod entity;
 pub mod event;
 pub mod graph;
+pub mod input;
 pub mod reload;
 pub mod repl;
 pub mod report;

@@ -7,6 +7,7 @@
 
 mod blend_tree;
 pub mod diagnostic;
+pub mod inputs;
 pub mod raw;
 pub mod timeline;
 
@@ -53,12 +54,14 @@ pub struct ParsedFile {
     pub audio: Vec<Named<timeline::RawAudio>>,
     /// Hit profiles are free-form tables passed through with `ApplyHit` commands.
     pub hit_profiles: Vec<Named<toml::Table>>,
+    pub inputs: Vec<Named<inputs::RawInputs>>,
     /// The file is not valid TOML, so it defines nothing.
     pub unparsed: bool,
 }
 
 /// The top-level tables this version understands.
-pub const SECTIONS: &[&str] = &["clips", "parameters", "blend_trees", "timelines", "graphs", "audio", "hit_profiles"];
+pub const SECTIONS: &[&str] =
+    &["clips", "parameters", "blend_trees", "timelines", "graphs", "audio", "hit_profiles", "inputs"];
 
 /// Parses and locally validates one file. Entries of the wrong TOML shape are left out and
 /// reported; the others are returned (flagged when invalid) so later checks still run on
@@ -95,6 +98,7 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
             "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph),
             "audio" => parsed.audio = problems.entries(entries, timeline::validate_audio),
             "hit_profiles" => parsed.hit_profiles = problems.entries(entries, |_, _| {}),
+            "inputs" => parsed.inputs = problems.entries(entries, inputs::validate_inputs),
             other => {
                 let mut d = Diagnostic::error(
                     &source.path,

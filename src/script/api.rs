@@ -69,6 +69,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     super::sweep::add_raw_functions(lua, &bl, state)?;
     super::assert::add_raw_functions(lua, &bl, state)?;
     super::record::add_raw_functions(lua, &bl, state)?;
+    super::inputs::add_raw_functions(lua, &bl, state)?;
 
     let s = state.clone();
     bl.set(
@@ -384,7 +385,7 @@ fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
         return Err(located(lua, format!("{reason}; the step stopped after frame {}", frame - 1)));
     }
     let due = state.borrow_mut().session.begin_frame(frame);
-    let mut failure = None;
+    let mut failure = super::inputs::apply(lua, state).err();
     for id in due {
         let callback = state.borrow_mut().callbacks.remove(&id);
         if let (Some(callback), None) = (callback, &failure) {

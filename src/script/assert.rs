@@ -14,6 +14,7 @@ use crate::config::suggestion;
 use crate::event::{Event, FieldValue};
 use crate::report::{Align, Style, event_line, fixed, grid};
 use crate::session::{ActorId, Session};
+use crate::time::Ticks;
 
 /// Events listed in a failure message at most.
 const SHOWN: usize = 8;
@@ -21,7 +22,9 @@ const SHOWN: usize = 8;
 /// What `bl.expect_event` looks for: a kind, an optional time window, actor and field values.
 struct EventSpec {
     kind: String,
-    between: Option<(f64, f64)>,
+    /// Inclusive, in ticks: times given in seconds are rounded to ticks as the clock does,
+    /// so `t0 + 0.2` finds an event at the frame time it means.
+    between: Option<(Ticks, Ticks)>,
     actor: Option<String>,
     count: Option<usize>,
     /// Other keys: field name and wanted value.
@@ -39,7 +42,10 @@ impl EventSpec {
                     let Value::Table(window) = value else {
                         return Err(located(lua, "bl.expect_event: `between` takes { t0, t1 } in seconds"));
                     };
-                    out.between = Some((window.get(1)?, window.get(2)?));
+                    let tick = |t: f64| {
+                        Ticks::from_secs(t).map_err(|e| located(lua, format!("bl.expect_event: between: {e}")))
+                    };
+                    out.between = Some((tick(window.get(1)?)?, tick(window.get(2)?)?));
                 }
                 "actor" => out.actor = Some(actor_name(lua, session, value)?),
                 "count" => out.count = Some(usize::from_lua_value(lua, value, "count")?),
@@ -60,7 +66,7 @@ impl EventSpec {
     fn matches(&self, event: &Event) -> bool {
         let fields = event.kind.fields();
         event.kind.name() == self.kind
-            && self.between.is_none_or(|(t0, t1)| (t0..=t1).contains(&event.time.secs()))
+            && self.between.is_none_or(|(t0, t1)| (t0..=t1).contains(&event.time))
             && self.actor.as_ref().is_none_or(|a| event.actor.as_ref() == Some(a))
             && self.fields.iter().all(|(key, wanted)| {
                 fields.iter().any(|(k, v)| k == key && field_equals(v, wanted))
@@ -82,7 +88,7 @@ impl EventSpec {
             let _ = write!(text, " actor={actor}");
         }
         if let Some((t0, t1)) = self.between {
-            let _ = write!(text, " between {} s and {} s", fixed(t0), fixed(t1));
+            let _ = write!(text, " between {} s and {} s", fixed(t0.secs()), fixed(t1.secs()));
         }
         match self.count {
             Some(1) => text.push_str(", once"),

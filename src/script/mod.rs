@@ -15,6 +15,7 @@ mod assert;
 mod limits;
 pub mod files;
 pub mod headless;
+mod inputs;
 pub mod partition;
 mod pretty;
 mod record;
@@ -77,6 +78,8 @@ pub(crate) struct HostState {
     steps: partition::Steps,
     /// `bl.record` recordings, sampled after every frame.
     recordings: Vec<crate::report::recording::Recording>,
+    /// `bl.inputs` in play, applied at the start of every frame.
+    inputs: Vec<inputs::ActiveInputs>,
 }
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
@@ -194,6 +197,7 @@ impl Host {
             last_build_failed: false,
             steps: Default::default(),
             recordings: Vec::new(),
+            inputs: Vec::new(),
         }));
         api::install(&lua, &state)?;
         limits::make_uncatchable(&lua, &state.borrow().watchdog)?;
