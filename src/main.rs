@@ -87,6 +87,9 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
+    /// Print the JSON Schema of the config format (for TOML editors; samples name a copy
+    /// with a `#:schema` first line).
+    Schema,
     /// Benchmarks against peer runtimes (see ../shared/bench/WORKLOAD.md).
     Bench {
         #[command(subcommand)]
@@ -158,6 +161,10 @@ fn main() -> ExitCode {
             run(cli.color, &script, &args, Limits { timeout, max_memory }, sandbox)
         }
         Some(Command::Test { bless, dirs }) => return test(err_style, &dirs, bless),
+        Some(Command::Schema) => {
+            print!("{}", blendlab::config::schema::config_schema_text());
+            Ok(())
+        }
         Some(Command::Check { files }) => return check(err_style, &files),
         Some(Command::Bench { workload: Workload::Crowd { actors, frames } }) => crowd(actors, frames),
         None => repl::run(options(cli.files.clone())),

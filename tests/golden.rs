@@ -1,5 +1,6 @@
 //! Golden outputs of headless runs: every `tests/scripts/*.lua` is compared with the `.out`
-//! beside it, and every `scripts/*.lua` with `tests/goldens/NAME.out`.
+//! beside it, and every `scripts/*.lua` with `tests/goldens/NAME.out` (but the editor
+//! definitions `*.d.lua`, which are not scripts).
 //! `BLENDLAB_BLESS=1 cargo test --test golden` rewrites them.
 
 mod common;
@@ -22,14 +23,19 @@ fn test_scripts_match_their_goldens() {
 
 #[test]
 fn sample_scripts_match_their_goldens() {
-    check(&files_in("scripts", "lua"), |script| {
+    check(&sample_scripts(), |script| {
         PathBuf::from("tests/goldens").join(script.file_name().unwrap()).with_extension("out")
     });
 }
 
 #[test]
 fn output_is_byte_identical_across_runs() {
-    for script in files_in("tests/scripts", "lua").into_iter().chain(files_in("scripts", "lua")) {
+    for script in files_in("tests/scripts", "lua").into_iter().chain(sample_scripts()) {
         assert_eq!(run_script(&script, &[]), run_script(&script, &[]), "{}", script.display());
     }
+}
+
+/// `scripts/*.lua` without the `*.d.lua` definition files.
+fn sample_scripts() -> Vec<PathBuf> {
+    files_in("scripts", "lua").into_iter().filter(|p| !p.to_string_lossy().ends_with(".d.lua")).collect()
 }

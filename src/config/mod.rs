@@ -9,6 +9,7 @@ mod blend_tree;
 pub mod diagnostic;
 pub mod inputs;
 pub mod raw;
+pub mod schema;
 pub mod timeline;
 
 use std::ops::Range;

@@ -1,0 +1,248 @@
+---@meta
+-- LuaLS (lua-language-server) definitions of the `bl` API, so editors complete and check
+-- blendlab scripts. Point your workspace at this folder (e.g. `"workspace.library":
+-- ["scripts"]` in .luarc.json). Errors raised by `bl` functions are plain strings located
+-- at the calling line (`file:line: message`), so `pcall` returns them as they print.
+-- tests/lua_api.rs checks that every function of `bl` and of the handles is declared here.
+
+---A leaf's share of the final result: `{ [leaf] = weight }`, plus `["<default>"]` when the
+---default pose has a share (REFERENCE §6).
+---@alias bl.Weights table<string, number>
+
+---@class bl.Event
+---@field frame integer logic frame during which it happened
+---@field time number that frame's time in seconds
+---@field kind string one of the event kinds (DESIGN.md), e.g. "signal", "clip_enable"
+---@field actor string? the actor it concerns
+---@field clip string? lifecycle events: the leaf name
+---@field local_frame integer? lifecycle events: the playback's local frame
+---@field name string? signal: the marker's name
+---@field timeline string?
+---@field [string] any other fields of the kind
+
+---@class bl.EventFilter
+---@field kind string? only events of this kind
+---@field actor string? only events of this actor
+
+---@class bl.SpawnSpec
+---@field graph string? a [graphs.NAME]
+---@field blend_tree string? a [blend_trees.NAME]
+---@field timeline string? a [timelines.NAME], playing from the spawn time
+
+---@class bl.PlayOptions
+---@field layer string? the timeline layer (default: the top-most timeline layer, or a new one)
+---@field from number? timeline time in seconds to start at
+---@field from_frame integer? local frame to start at (clips that ended before it never begin)
+
+---@class bl.Token
+---@field generation integer
+---@field from string
+---@field to string
+
+---@class bl.Arbiter
+---@field state string the committed state
+---@field pending bl.Token? the newest transition not committed yet
+---@field rejected integer stale and duplicate completions so far
+
+---@class bl.Playback
+local Playback = {}
+---@return "playing"|"complete"|"interrupted"
+function Playback:state() end
+---@return number time the playback's timeline time in seconds
+function Playback:time() end
+---@return integer frame the last local frame of its task lifecycle (−1 before the first)
+function Playback:frame() end
+---Interrupts it: begun, unfinished task clips get Interrupt (nothing happens once it ended).
+function Playback:interrupt() end
+---Moves it to timeline time `to` (seconds); `policy` says what happens to skipped markers.
+---@param to number
+---@param policy? "fire_skipped"|"suppress"
+function Playback:seek(to, policy) end
+
+---@class bl.Actor
+local Actor = {}
+---@return string
+function Actor:name() end
+---Sets a parameter's raw value; smoothing moves toward it from the next logic frame.
+---@param parameter string
+---@param value number
+function Actor:set(parameter, value) end
+---@param parameter string
+---@return number raw, number smoothed
+function Actor:get(parameter) end
+---@param channel? string default: the first channel
+---@return bl.Weights
+function Actor:weights(channel) end
+---@param channel? string
+---@return number coverage the output weight of the channel
+function Actor:output_weight(channel) end
+---@param leaf string
+---@return number seconds the leaf's local time
+function Actor:time(leaf) end
+---@return string table the printed weight table
+function Actor:table() end
+---@return string text why each blend tree's weights are what they are
+function Actor:explain() end
+---@return string text the live graph: layers, mixers, inputs and weights
+function Actor:graph() end
+---@return string text the debugging chain: playbacks, task states, commands, entity
+function Actor:trace() end
+---Plays a timeline; an unknown timeline returns nil and a message (and logs timeline_missing).
+---@param timeline string
+---@param options? bl.PlayOptions
+---@return bl.Playback? playback, string? message
+function Actor:play(timeline, options) end
+---@param layer? string default: the top-most timeline layer
+---@return bl.Playback?
+function Actor:playback(layer) end
+---Begins a transition on a transition layer (REFERENCE §5).
+---@param layer string
+---@param target string a clip or blend tree
+---@param duration number seconds
+---@return bl.Token
+function Actor:transition(layer, target, duration) end
+---Delivers a completion by hand: only the pending token commits.
+---@param layer string
+---@param token bl.Token
+---@return "committed"|"stale"|"duplicate"
+function Actor:complete(layer, token) end
+---@param layer string
+---@return bl.Arbiter
+function Actor:arbiter(layer) end
+---@return boolean locked, string[] sources the movement lock and the sources holding it
+function Actor:locked() end
+---Writes the live graph as Graphviz DOT (shares on the edges); returns the path written.
+---@param path string relative to the calling script's folder
+---@return string
+function Actor:dot(path) end
+
+---@class bl.Recording
+local Recording = {}
+---Writes `time_s,frame,param:…,weight:…,time:…` rows (six decimals); returns the path.
+---@param path string
+---@return string
+function Recording:csv(path) end
+---Writes a line chart of the weights over time (title, axes with units, legend).
+---@param path string
+---@return string
+function Recording:svg(path) end
+---Stops sampling (what was recorded stays).
+function Recording:stop() end
+---@return integer samples
+function Recording:samples() end
+
+---@class bl.SweepRow
+---@field inputs table<string, number>
+---@field weights bl.Weights
+---@field coverage number
+
+---@class bl.Sweep: bl.SweepRow[]
+---@field tree string
+---@field parameters string[]
+---@field leaves string[]
+local Sweep = {}
+---@return string
+function Sweep:table() end
+---@param path string
+---@return string path
+function Sweep:csv(path) end
+
+---@class bl.ExpectEvent
+---@field kind string the event kind (required)
+---@field between number[]? `{ t0, t1 }` in seconds, inclusive
+---@field actor (bl.Actor|string)?
+---@field count integer? exactly this many matching events
+---@field [string] any any other field of the event must equal this
+
+bl = {}
+
+---Loads a TOML config into the library (relative to the calling script); returns the names
+---it defines. The file is watched for hot reload in the REPL.
+---@param path string
+---@return string[]
+function bl.load(path) end
+---@param name string
+---@param spec bl.SpawnSpec
+---@return bl.Actor
+function bl.spawn(name, spec) end
+---Runs `fn` at the first logic frame whose time ≥ `time` seconds.
+---@param time number
+---@param fn fun()
+function bl.at(time, fn) end
+---Advances the clock by `dt` seconds, running every logic frame that falls due (catch-up).
+---@param dt number
+function bl.step(dt) end
+---Runs exactly `n` logic frames.
+---@param n integer
+function bl.frames(n) end
+---@return number seconds time of the last logic frame
+function bl.time() end
+---@return integer frame
+function bl.frame() end
+---Sets the logic rate (before the first frame); returns it.
+---@param hz? integer
+---@return integer
+function bl.rate(hz) end
+---@param speed? number
+---@return number
+function bl.speed(speed) end
+---@param paused? boolean default true
+function bl.pause(paused) end
+---@param frames? integer the most frames one step may run
+---@return integer
+function bl.catch_up_budget(frames) end
+---Records `clip_tick` events from now on (or stops, with false).
+---@param on? boolean
+function bl.trace_ticks(on) end
+---@param filter? bl.EventFilter
+---@return bl.Event[]
+function bl.events(filter) end
+---Calls `fn(event)` for every event of `kind` logged from now on.
+---@param kind string
+---@param fn fun(event: bl.Event)
+function bl.on(kind, fn) end
+---@param condition any
+---@param message? string
+function bl.expect(condition, message) end
+---@param actual number
+---@param expected number
+---@param tolerance? number default 1e-6
+---@param message? string
+function bl.near(actual, expected, tolerance, message) end
+---Fails unless an event matches (or exactly `count` do); returns the first match.
+---@param spec bl.ExpectEvent
+---@return bl.Event
+function bl.expect_event(spec) end
+---Fails, with a table of expected and actual weights, unless every named leaf's weight is
+---within `tolerance`.
+---@param actor bl.Actor|string
+---@param weights bl.Weights
+---@param tolerance? number default 1e-6
+---@param channel? string default: the first channel
+function bl.expect_weights(actor, weights, tolerance, channel) end
+---Fails if any event happened twice in one frame for one actor.
+---@param filter? { kind: string? }
+function bl.no_duplicate_events(filter) end
+---Samples an actor every `every` logic frames (default 1) from now.
+---@param actor bl.Actor
+---@param options? { every: integer? }
+---@return bl.Recording
+function bl.record(actor, options) end
+---Writes the event log (optionally filtered) as JSON Lines; returns the path written.
+---@param path string
+---@param filter? bl.EventFilter
+---@return string
+function bl.events_jsonl(path, filter) end
+---Plays `[inputs.NAME]` (keyframes and triggers) on an actor from now.
+---@param actor bl.Actor
+---@param name string
+function bl.inputs(actor, name) end
+---A tree's weights over one parameter (`from`, `to`, `steps`) or a grid of two.
+---@overload fun(tree: string, axes: { x: string, y: string }, x: number[], y: number[]): bl.Sweep
+---@param tree string
+---@param parameter string
+---@param from number
+---@param to number
+---@param steps integer
+---@return bl.Sweep
+function bl.sweep(tree, parameter, from, to, steps) end

@@ -1,0 +1,50 @@
+//! `scripts/blendlab.d.lua` (LuaLS definitions for editors) declares exactly the functions of
+//! `bl` and the methods of actor and playback handles, and every recording and sweep method it
+//! declares exists.
+
+use std::collections::BTreeSet;
+
+use blendlab::script::headless::run_captured;
+
+const DEFINITIONS: &str = "scripts/blendlab.d.lua";
+
+/// Names declared as `function PREFIX.NAME(` / `function PREFIX:NAME(`.
+fn declared(text: &str, prefix: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("function ")?.strip_prefix(prefix))
+        .filter_map(|rest| rest.split('(').next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_definitions_match_the_api() {
+    let text = std::fs::read_to_string(DEFINITIONS).unwrap();
+    assert!(text.starts_with("---@meta\n"));
+    let dir = std::env::temp_dir().join(format!("blendlab-lua-api-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("handles.lua");
+    let library = std::fs::canonicalize("tests/scripts/graph_layers.toml").unwrap();
+    std::fs::write(
+        &script,
+        format!(
+            "bl.load({library:?})\nhero = bl.spawn('hero', {{ graph = 'hero' }})\npb = hero:play('greet', {{ layer = 'upper' }})\n\
+             rec = bl.record(hero)\nsw = bl.sweep('moving', 'speed', 0, 1, 2)\n"
+        ),
+    )
+    .unwrap();
+    let (output, host) = run_captured(&script, &[], |_| {});
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(output, "", "the setup runs");
+    let actual =
+        |path: &[&str], methods: bool| -> BTreeSet<String> { host.completions(path, methods).into_iter().collect() };
+    assert_eq!(declared(&text, "bl."), actual(&["bl"], false), "functions of bl");
+    assert_eq!(declared(&text, "Actor:"), actual(&["hero"], true), "actor methods");
+    assert_eq!(declared(&text, "Playback:"), actual(&["pb"], true), "playback methods");
+    for (handle, prefix) in [("rec", "Recording:"), ("sw", "Sweep:")] {
+        for method in declared(&text, prefix) {
+            let kind = host.eval(&format!("type({handle}.{method})")).unwrap();
+            assert_eq!(kind, ["function"], "{handle}:{method}");
+        }
+    }
+}
