@@ -15,6 +15,7 @@ pub mod entity;
 pub mod event;
 pub mod graph;
 pub mod input;
+pub mod parts;
 pub mod reload;
 pub mod repl;
 pub mod report;

@@ -173,10 +173,8 @@ impl Counts {
     }
 
     fn split(self, numbers: &mut [f64]) -> Numbers<'_> {
-        let (leaf_weights, rest) = numbers.split_at_mut(self.leaves);
-        let (times, rest) = rest.split_at_mut(self.leaves);
-        let (child_weights, rest) = rest.split_at_mut(self.children);
-        let (inputs, last_inputs) = rest.split_at_mut(self.inputs);
+        let (l, c, i) = (self.leaves, self.children, self.inputs);
+        let [leaf_weights, times, child_weights, inputs, last_inputs] = crate::parts::split(numbers, [l, l, c, i, i]);
         Numbers { leaf_weights, times, child_weights, inputs, last_inputs }
     }
 }

@@ -114,7 +114,7 @@ pub struct Playback {
     /// Where each kind of mixer number sits in `numbers`.
     layout: Layout,
     /// Every mixer number in one block of memory, so that a frame touches one place
-    /// ([`Mixer`] names the parts).
+    /// ([`Layout`] says what each part holds).
     numbers: Vec<f64>,
     /// Per layer: the channel indices it affects (`None` = all).
     layer_channels: Vec<Option<Vec<usize>>>,
@@ -131,28 +131,11 @@ pub struct Playback {
     lifecycle: Lifecycle,
 }
 
-/// The mixer numbers of a playback, part by part.
-struct Mixer<'a> {
-    /// Per clip: raw weight (§3.3), local time, and its share within its layer after
-    /// NormalizeMixer.
-    clip_weights: &'a mut [f64],
-    clip_times: &'a mut [f64],
-    clip_shares: &'a mut [f64],
-    /// Per layer: the sum of its clips' weights (then at most 1), its normalized input in
-    /// its track's layer mixer, and what one unit of clip share is worth in the channel being
-    /// composed.
-    layer_raw: &'a mut [f64],
-    layer_inputs: &'a mut [f64],
-    layer_factors: &'a mut [f64],
-    /// Per track: its output weight.
-    track_outputs: &'a mut [f64],
-    /// `shares[channel × leaves + leaf]`, then per channel the coverage and output weight.
-    shares: &'a mut [f64],
-    coverage: &'a mut [f64],
-    output: &'a mut [f64],
-}
-
-/// The lengths of the parts of a playback's numbers, in [`Mixer`] order.
+/// The lengths of the parts of a playback's numbers, in order: per clip its raw weight
+/// (§3.3), local time and share within its layer after NormalizeMixer; per layer the sum of
+/// its clips' weights (then at most 1), its normalized input in its track's layer mixer and
+/// what one unit of clip share is worth in the channel being composed; per track its output
+/// weight; `shares[channel × leaves + leaf]`; per channel the coverage and the output weight.
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Layout {
     lengths: [usize; 10],
@@ -169,31 +152,13 @@ impl Layout {
         self.lengths.iter().sum()
     }
 
-    /// Where part `k` (in [`Mixer`] order) starts.
+    /// Where part `k` starts.
     fn start(self, k: usize) -> usize {
         self.lengths[..k].iter().sum()
     }
 
-    fn split(self, numbers: &mut [f64]) -> Mixer<'_> {
-        let mut rest = numbers;
-        let mut parts = self.lengths.map(|n| {
-            let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
-            rest = tail;
-            Some(part)
-        });
-        let mut next = |k: usize| parts[k].take().expect("each part once");
-        Mixer {
-            clip_weights: next(0),
-            clip_times: next(1),
-            clip_shares: next(2),
-            layer_raw: next(3),
-            layer_inputs: next(4),
-            layer_factors: next(5),
-            track_outputs: next(6),
-            shares: next(7),
-            coverage: next(8),
-            output: next(9),
-        }
+    fn split(self, numbers: &mut [f64]) -> [&mut [f64]; 10] {
+        crate::parts::split(numbers, self.lengths)
     }
 }
 
@@ -492,12 +457,12 @@ impl Playback {
         }
         let def = &snapshot.timelines[self.timeline];
         self.lifecycle.end(def, state == PlaybackState::Interrupted, events);
-        let m = self.layout.split(&mut self.numbers);
+        let [clip_weights, _, clip_shares, ..] = self.layout.split(&mut self.numbers);
         for &c in &self.active {
             let c = c as usize;
             self.enabled[c] = false;
-            m.clip_weights[c] = 0.0;
-            m.clip_shares[c] = 0.0;
+            clip_weights[c] = 0.0;
+            clip_shares[c] = 0.0;
             events.push(EventKind::ClipDisable { clip: def.clips[c].name.clone() });
         }
         self.active.clear();
@@ -567,16 +532,16 @@ impl Playback {
         self.query.clear();
         def.tree.query(t, &mut self.query);
         self.query.sort_unstable();
-        let m = self.layout.split(&mut self.numbers);
+        let [clip_weights, clip_times, clip_shares, ..] = self.layout.split(&mut self.numbers);
         // Clips that left the active set: weight 0, time frozen where they left.
         for &c in &self.active {
             if self.query.binary_search(&c).is_err() {
                 let c = c as usize;
                 let clip = &def.clips[c];
                 self.enabled[c] = false;
-                m.clip_weights[c] = 0.0;
-                m.clip_shares[c] = 0.0;
-                m.clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                clip_weights[c] = 0.0;
+                clip_shares[c] = 0.0;
+                clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
                 events.push(EventKind::ClipDisable { clip: clip.name.clone() });
             }
         }
@@ -587,14 +552,14 @@ impl Playback {
                 self.enabled[c] = true;
                 events.push(EventKind::ClipEnable { clip: clip.name.clone() });
             }
-            m.clip_weights[c] = clip.weight_at(t);
-            m.clip_times[c] = clip.local_time_at(t);
+            clip_weights[c] = clip.weight_at(t);
+            clip_times[c] = clip.local_time_at(t);
             match &mut self.inner[c] {
                 Inner::None => {}
                 Inner::Tree(tree) => tree.update(snapshot, params, dt),
                 Inner::Nested(nested) => {
                     let nested_def = &snapshot.timelines[nested.timeline];
-                    let local = Ticks::from_secs(m.clip_times[c]).unwrap_or(Ticks::ZERO);
+                    let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO);
                     let time = wrap(nested_def, local.max(Ticks::ZERO));
                     let mut ignored = Vec::new();
                     nested.evaluate(snapshot, params, time, dt, &mut ignored);
@@ -609,39 +574,49 @@ impl Playback {
     /// active clips have weight, so the work is proportional to them (and to the number of
     /// layers), never to the number of clips.
     fn compose(&mut self, def: &Timeline) {
-        let m = self.layout.split(&mut self.numbers);
-        m.layer_raw.fill(0.0);
+        let [
+            clip_weights,
+            _,
+            clip_shares,
+            layer_raw,
+            layer_inputs,
+            layer_factors,
+            track_outputs,
+            shares,
+            coverage,
+            output,
+        ] = self.layout.split(&mut self.numbers);
+        layer_raw.fill(0.0);
         let unmuted = |c: u32| def.clips[c as usize].layer.filter(|&l| !def.layers[l].muted);
         for &c in &self.active {
             if let Some(l) = unmuted(c) {
-                m.layer_raw[l] += m.clip_weights[c as usize];
+                layer_raw[l] += clip_weights[c as usize];
             }
         }
         for &c in &self.active {
-            m.clip_shares[c as usize] =
-                unmuted(c).map_or(0.0, |l| normalized(m.clip_weights[c as usize], m.layer_raw[l]));
+            clip_shares[c as usize] = unmuted(c).map_or(0.0, |l| normalized(clip_weights[c as usize], layer_raw[l]));
         }
-        for sum in m.layer_raw.iter_mut() {
+        for sum in layer_raw.iter_mut() {
             *sum = sum.min(1.0);
         }
         for (t, track) in def.tracks.iter().enumerate() {
-            let sum: f64 = track.layers.iter().map(|&l| m.layer_raw[l]).sum();
+            let sum: f64 = track.layers.iter().map(|&l| layer_raw[l]).sum();
             for &l in &track.layers {
-                m.layer_inputs[l] = normalized(m.layer_raw[l], sum);
+                layer_inputs[l] = normalized(layer_raw[l], sum);
             }
-            m.track_outputs[t] = sum.min(1.0);
+            track_outputs[t] = sum.min(1.0);
         }
         // Leaves written last time are cleared, then the active clips' leaves written; the
         // graph rewrites both.
         let count = self.layout.leaves;
-        for channel in 0..m.coverage.len() {
-            let shares = &mut m.shares[channel * count..][..count];
+        for channel in 0..coverage.len() {
+            let shares = &mut shares[channel * count..][..count];
             for &leaf in &self.written {
                 shares[leaf as usize] = 0.0;
             }
             let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
-            let mixer = (&mut *m.layer_factors, &*m.track_outputs, &*m.layer_inputs, &*m.clip_shares);
-            (m.coverage[channel], m.output[channel]) = compose_channel(
+            let mixer = (&mut *layer_factors, &*track_outputs, &*layer_inputs, &*clip_shares);
+            (coverage[channel], output[channel]) = compose_channel(
                 def,
                 channel,
                 &self.active,
