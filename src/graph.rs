@@ -14,6 +14,7 @@ use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
 use crate::compile::{Asset, ClipId, GraphDef, LayerSource, ParamId, Snapshot, TreeId};
 use crate::event::EventKind;
+use crate::prefetch;
 use crate::time::{FrameTime, Ticks};
 use crate::timeline::TimelineId;
 use crate::timeline::playback::{Playback, PlaybackState};
@@ -550,6 +551,28 @@ impl Graph {
     pub fn local_time(&self, leaf: usize) -> f64 {
         let l = &self.leaves[leaf];
         self.layers[l.layer].source.time(l.index)
+    }
+
+    /// Prefetches the graph's own blocks (its numbers, layers and leaf ranges): the first of
+    /// the two reads a frame makes through an actor ([`Graph::prefetch_sources`] follows).
+    pub fn prefetch_blocks(&self) {
+        prefetch::soon(self.numbers.as_ptr());
+        prefetch::soon(self.layers.as_ptr());
+        prefetch::soon(self.layer_leaves.as_ptr());
+    }
+
+    /// Prefetches what the layers point at: tree numbers, awake playbacks. Call it once the
+    /// layers themselves are likely in cache.
+    pub fn prefetch_sources(&self) {
+        for layer in &self.layers {
+            match &layer.source {
+                Source::BlendTree(tree) => prefetch::soon(tree.leaf_weights().as_ptr()),
+                Source::Timeline(TimelineSlot { playback: Some(playback), awake: true, .. }) => {
+                    prefetch::soon(&**playback)
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Sets a leaf's local time in seconds (looping clips wrap, one-shots clamp); false,

@@ -16,6 +16,7 @@ pub mod event;
 pub mod graph;
 pub mod input;
 pub mod parts;
+pub mod prefetch;
 pub mod reload;
 pub mod repl;
 pub mod report;
