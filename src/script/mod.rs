@@ -12,10 +12,10 @@
 mod actor;
 mod api;
 mod assert;
-mod limits;
 pub mod files;
 pub mod headless;
 mod inputs;
+mod limits;
 pub mod partition;
 mod pretty;
 mod record;
