@@ -525,7 +525,10 @@ impl Playback {
         events.push(EventKind::Signal { name: marker.name.clone(), timeline: def.name.clone() });
     }
 
-    /// Weights and local times at wrapped time `t` (REFERENCE §3.5).
+    /// Weights and local times at wrapped time `t` (REFERENCE §3.5). The mixers are composed
+    /// again only when something they read changed — the active clips, a clip weight, or a
+    /// clip with a runtime of its own (a tree, a nested timeline) — as trees cache their
+    /// weights on their inputs (§2.7): on a plateau a playback only moves its local times.
     fn evaluate(&mut self, snapshot: &Snapshot, params: &[ParamState], t: Ticks, dt: f64, events: &mut Vec<EventKind>) {
         let def = &snapshot.timelines[self.timeline];
         self.time = t;
@@ -533,9 +536,11 @@ impl Playback {
         def.tree.query(t, &mut self.query);
         self.query.sort_unstable();
         let [clip_weights, clip_times, clip_shares, ..] = self.layout.split(&mut self.numbers);
+        let mut changed = false;
         // Clips that left the active set: weight 0, time frozen where they left.
         for &c in &self.active {
             if self.query.binary_search(&c).is_err() {
+                changed = true;
                 let c = c as usize;
                 let clip = &def.clips[c];
                 self.enabled[c] = false;
@@ -550,10 +555,14 @@ impl Playback {
             let clip = &def.clips[c];
             if !self.enabled[c] {
                 self.enabled[c] = true;
+                changed = true;
                 events.push(EventKind::ClipEnable { clip: clip.name.clone() });
             }
-            clip_weights[c] = clip.weight_at(t);
+            let weight = clip.weight_at(t);
+            changed |= weight != clip_weights[c];
+            clip_weights[c] = weight;
             clip_times[c] = clip.local_time_at(t);
+            changed |= !matches!(self.inner[c], Inner::None);
             match &mut self.inner[c] {
                 Inner::None => {}
                 Inner::Tree(tree) => tree.update(snapshot, params, dt),
@@ -567,7 +576,9 @@ impl Playback {
             }
         }
         std::mem::swap(&mut self.active, &mut self.query);
-        self.compose(def);
+        if changed {
+            self.compose(def);
+        }
     }
 
     /// NormalizeMixer children first (REFERENCE §3.6), then per-channel shares (§6). Only
@@ -743,9 +754,16 @@ fn clip_names(snapshot: &Snapshot, timeline: TimelineId) -> Vec<&str> {
     snapshot.timelines[timeline].clips.iter().map(|c| c.name.as_str()).collect()
 }
 
-/// NormalizeMixer on one input: `w / sum` when `0 < sum < 1`, else `w`.
+/// NormalizeMixer on one input: `w / sum` when `0 < sum < 1`, else `w`. A lone input (its
+/// weight is the sum) is exactly 1 without the division.
 fn normalized(weight: f64, sum: f64) -> f64 {
-    if sum > 0.0 && sum < 1.0 { weight / sum } else { weight }
+    if !(sum > 0.0 && sum < 1.0) {
+        weight
+    } else if weight == sum {
+        1.0
+    } else {
+        weight / sum
+    }
 }
 
 /// Raw playback time → timeline time by the wrap mode: hold and none clamp at `D`; loop
