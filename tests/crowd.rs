@@ -43,3 +43,21 @@ fn characters_never_hit_report_zero() {
     }
     assert_eq!((engine[2][3], engine[2][7]), (0.0, 0.0));
 }
+
+/// WORKLOAD §4: a hit triggered before frame f is first seen after f's step at 1/6 with local
+/// time dt; it is finished after 36 steps, with weight 0 and local time held at 0.6, and the
+/// locomotion leaves then take the whole pose again.
+#[test]
+fn the_hit_fades_in_from_one_sixth_and_holds_its_end() {
+    let hit = |frames: usize| crowd_engine(1, frames).unwrap().1[0];
+    // Times are whole ticks (1e-12 s): dt is 16 666 666 667 ticks, so 1/6 within 1e-10.
+    let first = hit(1);
+    assert!((first[3] - 1.0 / 6.0).abs() < 1e-10 && (first[7] - 1.0 / 60.0).abs() < 1e-10, "{first:?}");
+    let plateau = hit(20);
+    assert_eq!(plateau[3], 1.0, "{plateau:?}");
+    assert_eq!(plateau[0] + plateau[1] + plateau[2], 0.0, "the override covers everything: {plateau:?}");
+    let finished = hit(36);
+    assert_eq!((finished[3], finished[7]), (0.0, 0.6), "{finished:?}");
+    assert!((finished[0] + finished[1] + finished[2] - 1.0).abs() < 1e-12, "{finished:?}");
+    assert_eq!(hit(100)[7], 0.6, "the local time stays at 0.6 until the next trigger");
+}
