@@ -220,13 +220,14 @@ fn test(style: Style, dirs: &[PathBuf], bless: bool) -> ExitCode {
 /// `blendlab bench crowd`: the engine's line, then the floor's (WORKLOAD §6).
 fn crowd(actors: usize, frames: usize) -> Result<(), String> {
     let (engine, characters) = blendlab::bench::crowd_engine(actors, frames)?;
-    println!("{engine}");
+    // A closed pipe (`| head -1`) ends the output, not the program with a panic.
+    let _ = writeln!(std::io::stdout(), "{engine}");
     if let Some(path) = std::env::var_os("CROWD_DUMP") {
         std::fs::write(&path, blendlab::bench::dump(&characters))
             .map_err(|e| format!("CROWD_DUMP: cannot write {}: {e}", PathBuf::from(&path).display()))?;
     }
     let (floor, _) = blendlab::bench::crowd_floor(actors, frames);
-    println!("{floor}");
+    let _ = writeln!(std::io::stdout(), "{floor}");
     Ok(())
 }
 
