@@ -85,8 +85,13 @@ function Actor:table() end
 function Actor:explain() end
 ---@return string text the live graph: layers, mixers, inputs and weights
 function Actor:graph() end
----@return string text the debugging chain: playbacks, task states, commands, entity
-function Actor:trace() end
+---The debugging chain: playbacks, task states, commands, entity. With `{ table = true }` the
+---same as data: `{ frame, playbacks = { { timeline, layer, state, frame, clips = { { name,
+---task, first, last, state } } } }, commands = { { type, source, result } }, locked,
+---lock_sources }`.
+---@param options? { table: boolean }
+---@return string|table trace
+function Actor:trace(options) end
 ---Plays a timeline; an unknown timeline returns nil and a message (and logs timeline_missing).
 ---@param timeline string
 ---@param options? bl.PlayOptions

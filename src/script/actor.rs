@@ -396,12 +396,66 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
     let s = state.clone();
     raw.set(
         "actor_trace",
-        lua.create_function(move |_, this: Actor| {
+        lua.create_function(move |lua, (this, options): (Actor, Option<Table>)| {
             let host = s.borrow();
-            Ok(trace_view(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
+            let id = actor_id(&this)?;
+            let as_table = options.map(|o| o.get::<Option<bool>>("table")).transpose()?.flatten().unwrap_or(false);
+            if as_table {
+                return Ok(mlua::Value::Table(trace_table(lua, &host.session, id)?));
+            }
+            let text = trace_view(&host.session, id, Default::default()).trim_end().to_string();
+            Ok(mlua::Value::String(lua.create_string(text)?))
         })?,
     )?;
     Ok(())
+}
+
+/// `actor:trace{ table = true }`: the trace as data — `{ frame, playbacks = { { timeline,
+/// layer, state, frame, clips = { { name, task, first, last, state } } } }, commands = { {
+/// type, source, result } }, locked, lock_sources }`.
+fn trace_table(lua: &Lua, session: &crate::session::Session, id: ActorId) -> mlua::Result<Table> {
+    let actor = session.actor(id);
+    let snapshot = session.snapshot();
+    let trace = lua.create_table()?;
+    trace.set("frame", session.clock().frame())?;
+    let playbacks = lua.create_table()?;
+    for layer in actor.graph().layers() {
+        let crate::graph::Source::Timeline(crate::graph::TimelineSlot { playback: Some(p), .. }) = &layer.source else {
+            continue;
+        };
+        let def = &snapshot.timelines[p.timeline];
+        let entry = lua.create_table()?;
+        entry.set("timeline", def.name.as_str())?;
+        entry.set("layer", layer.name.as_str())?;
+        entry.set("state", p.state().name())?;
+        entry.set("frame", p.frame())?;
+        let clips = lua.create_table()?;
+        for (c, clip) in def.clips.iter().enumerate() {
+            let (Some(task), Some((first, last))) = (&clip.task, clip.frames) else { continue };
+            let row = lua.create_table()?;
+            row.set("name", clip.name.as_str())?;
+            row.set("task", task.kind.name())?;
+            row.set("first", first)?;
+            row.set("last", last)?;
+            row.set("state", p.lifecycle().clip_state(c))?;
+            clips.push(row)?;
+        }
+        entry.set("clips", clips)?;
+        playbacks.push(entry)?;
+    }
+    trace.set("playbacks", playbacks)?;
+    let commands = lua.create_table()?;
+    for command in actor.last_commands().iter().filter(|c| c.frame == session.clock().frame()) {
+        let row = lua.create_table()?;
+        row.set("type", command.kind.as_str())?;
+        row.set("source", command.source.as_str())?;
+        row.set("result", command.result.as_str())?;
+        commands.push(row)?;
+    }
+    trace.set("commands", commands)?;
+    trace.set("locked", actor.entity().locked())?;
+    trace.set("lock_sources", lua.create_sequence_from(actor.entity().lock_sources())?)?;
+    Ok(trace)
 }
 
 /// A token as Lua sees it: `{ generation, from, to }`.

@@ -46,3 +46,19 @@ local ok, message = pcall(function() late:play("demo_attack", { layer = "skill",
 print(message)
 ok, message = pcall(function() late:play("demo_attack", { layer = "skill", from_frame = -1 }) end)
 print(message)
+
+print("-- the trace as data")
+local fresh = bl.spawn("fresh", { graph = "fighter" })
+fresh:play("demo_attack", { layer = "skill" })
+bl.frames(8)
+local trace = fresh:trace({ table = true })
+print(string.format("frame %d, locked %s by %s", trace.frame, tostring(trace.locked), table.concat(trace.lock_sources, ",")))
+for _, p in ipairs(trace.playbacks) do
+  print(string.format("  %s on %s: %s at local frame %d", p.timeline, p.layer, p.state, p.frame))
+  for _, c in ipairs(p.clips) do
+    print(string.format("    %-5s %-13s %2d–%-2d %s", c.name, c.task, c.first, c.last, c.state))
+  end
+end
+for _, c in ipairs(trace.commands) do
+  print(string.format("  command %s from %s: %s", c.type, c.source, c.result))
+end
