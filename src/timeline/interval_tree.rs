@@ -5,6 +5,13 @@
 //! that straddle its `center` (`start ≤ center ≤ end`), entries entirely left of it go to
 //! the left child and entirely right to the right child; fewer than [`MIN_NODE_SIZE`]
 //! entries make a leaf that is scanned linearly.
+//!
+//! Unity scans every straddling entry of each node on the path. Here a node keeps them twice
+//! (Edelsbrunner's centered interval tree), sorted by start and by end, latest first, so the
+//! scan stops at the first entry that misses: for `t < center` every straddler with
+//! `start ≤ t` contains `t` (its end is ≥ center > t); for `t ≥ center` every straddler
+//! with `end > t` does (its start is ≤ center ≤ t). The same set as Unity's scan, and the
+//! query walks one root-to-leaf path without recursion.
 
 use crate::time::Ticks;
 
@@ -19,91 +26,99 @@ pub struct Entry {
     pub item: u32,
 }
 
+/// No child.
+const NONE: u32 = u32::MAX;
+
 #[derive(Copy, Clone, Debug)]
 struct Node {
-    /// `None` for a leaf.
-    center: Option<Ticks>,
-    /// The entries `first..=last` (may be empty: `first > last`) belong to this node.
-    first: usize,
-    last: isize,
-    left: Option<usize>,
-    right: Option<usize>,
+    center: Ticks,
+    /// The node's entries are `first..end` of both entry lists.
+    first: u32,
+    end: u32,
+    /// Child node indices ([`NONE`] = no child); a leaf has neither and is scanned whole.
+    left: u32,
+    right: u32,
+    leaf: bool,
 }
 
 /// A static interval tree.
 #[derive(Clone, Debug, Default)]
 pub struct IntervalTree {
-    entries: Vec<Entry>,
+    /// Node by node: the straddling entries sorted by start (a leaf's in any order).
+    by_start: Vec<Entry>,
+    /// The same ranges sorted by end, latest first.
+    by_end: Vec<Entry>,
     nodes: Vec<Node>,
 }
 
 impl IntervalTree {
     /// Builds the tree in O(n log n).
     pub fn new(entries: Vec<Entry>) -> Self {
-        let mut tree = IntervalTree { entries, nodes: Vec::new() };
-        if !tree.entries.is_empty() {
-            tree.rebuild(0, tree.entries.len() - 1);
+        let mut tree = IntervalTree { by_start: entries, by_end: Vec::new(), nodes: Vec::new() };
+        if !tree.by_start.is_empty() {
+            tree.rebuild(0, tree.by_start.len());
+        }
+        tree.by_end = tree.by_start.clone();
+        for node in &tree.nodes {
+            let range = node.first as usize..node.end as usize;
+            tree.by_start[range.clone()].sort_by_key(|e| e.start);
+            tree.by_end[range].sort_by_key(|e| std::cmp::Reverse(e.end));
         }
         tree
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.by_start.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.by_start.is_empty()
     }
 
-    fn rebuild(&mut self, start: usize, end: usize) -> usize {
-        if end + 1 - start < MIN_NODE_SIZE {
-            self.nodes.push(Node { center: None, first: start, last: end as isize, left: None, right: None });
-            return self.nodes.len() - 1;
+    /// Partitions `by_start[start..end]` into this node's entries and its children's.
+    fn rebuild(&mut self, start: usize, end: usize) -> u32 {
+        let index = self.nodes.len() as u32;
+        if end - start < MIN_NODE_SIZE {
+            let (first, end) = (start as u32, end as u32);
+            self.nodes.push(Node { center: Ticks::ZERO, first, end, left: NONE, right: NONE, leaf: true });
+            return index;
         }
-        let slice = &self.entries[start..=end];
+        let slice = &self.by_start[start..end];
         let min = slice.iter().map(|e| e.start.0).min().unwrap_or(0);
         let max = slice.iter().map(|e| e.end.0).max().unwrap_or(0);
         let center = Ticks(((min as i128 + max as i128) / 2) as i64);
         // Pass 1: entries ending before the center go left.
-        let first = start + partition(&mut self.entries[start..=end], |e| e.end < center);
+        let first = start + partition(&mut self.by_start[start..end], |e| e.end < center);
         // Pass 2: of the rest, entries starting after the center go right.
-        let last = first + partition(&mut self.entries[first..=end], |e| e.start <= center);
-        let index = self.nodes.len();
-        self.nodes.push(Node { center: Some(center), first, last: last as isize - 1, left: None, right: None });
-        let left = (start < first).then(|| self.rebuild(start, first - 1));
-        let right = (last <= end).then(|| self.rebuild(last, end));
-        self.nodes[index].left = left;
-        self.nodes[index].right = right;
+        let last = first + partition(&mut self.by_start[first..end], |e| e.start <= center);
+        let (node_first, node_end) = (first as u32, last as u32);
+        self.nodes.push(Node { center, first: node_first, end: node_end, left: NONE, right: NONE, leaf: false });
+        let left = if start < first { self.rebuild(start, first) } else { NONE };
+        let right = if last < end { self.rebuild(last, end) } else { NONE };
+        let node = &mut self.nodes[index as usize];
+        (node.left, node.right) = (left, right);
         index
     }
 
     /// Appends to `out` the items whose interval contains `t` (`start ≤ t < end`), in tree
     /// order (callers that need a fixed order sort the result).
     pub fn query(&self, t: Ticks, out: &mut Vec<u32>) {
-        if !self.nodes.is_empty() {
-            self.query_node(0, t, out);
-        }
-    }
-
-    fn query_node(&self, index: usize, t: Ticks, out: &mut Vec<u32>) {
-        let node = self.nodes[index];
-        if node.last >= node.first as isize {
-            for entry in &self.entries[node.first..=node.last as usize] {
-                if entry.start <= t && t < entry.end {
-                    out.push(entry.item);
-                }
+        let mut index = if self.nodes.is_empty() { NONE } else { 0 };
+        while index != NONE {
+            let node = self.nodes[index as usize];
+            let range = node.first as usize..node.end as usize;
+            if node.leaf {
+                let hits = self.by_start[range].iter().filter(|e| e.start <= t && t < e.end);
+                out.extend(hits.map(|e| e.item));
+                return;
             }
-        }
-        let Some(center) = node.center else { return };
-        if let Some(left) = node.left
-            && t < center
-        {
-            self.query_node(left, t, out);
-        }
-        if let Some(right) = node.right
-            && t > center
-        {
-            self.query_node(right, t, out);
+            if t < node.center {
+                out.extend(self.by_start[range].iter().take_while(|e| e.start <= t).map(|e| e.item));
+                index = node.left;
+            } else {
+                out.extend(self.by_end[range].iter().take_while(|e| t < e.end).map(|e| e.item));
+                index = if t > node.center { node.right } else { NONE };
+            }
         }
     }
 }
