@@ -1,5 +1,5 @@
-//! Text a person reads: weight tables, event lines, blend-tree explanations (`explain`) and
-//! sweeps (`sweep`). Deterministic bytes — fixed decimals, no map order, no clock — with
+//! Text a person reads: weight tables, event lines, blend-tree explanations (`explain`),
+//! sweeps (`sweep`) and sparklines (`sparkline`). Deterministic bytes — fixed decimals, no map order, no clock — with
 //! colour only when the caller's [`Style`] asks for it.
 
 mod chart;
@@ -8,6 +8,7 @@ mod dot;
 mod explain;
 pub mod jsonl;
 pub mod recording;
+mod sparkline;
 mod sweep;
 
 use std::fmt::Write as _;
@@ -23,6 +24,7 @@ use crate::timeline::playback::Playback;
 pub use chart::weight_chart;
 pub use dot::graph_dot;
 pub use explain::explain;
+pub use sparkline::sparklines;
 pub use sweep::{sweep_csv, sweep_table};
 
 /// Cells of the widest bar (weight 1).

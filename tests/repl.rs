@@ -2,7 +2,8 @@
 //! into bare `blendlab` (a first line `--! args: …` gives command-line files) and everything
 //! it prints, standard output and error interleaved, must equal `NAME.out`
 //! (`BLENDLAB_BLESS=1` rewrites them). On a pseudo-terminal: prompts, multi-line chunks,
-//! completion, Ctrl-C and Ctrl-D, history, and a reload report above the prompt.
+//! completion, Ctrl-C and Ctrl-D, history, and a reload report above the prompt. A session
+//! written by `:record` replays under `blendlab run` to the same weights and event log.
 
 mod common;
 mod pty;
@@ -63,6 +64,66 @@ fn check(transcripts: &[PathBuf]) {
 #[test]
 fn transcripts_match() {
     check(&files_in("tests/repl", "in"));
+}
+
+/// What a session does after `:record`, and its replay after the recorded script: the weight
+/// table printed, every event written as JSON Lines to `events`.
+fn final_state(events: &Path) -> String {
+    format!("print(hero:table())\nbl.events_jsonl({:?})\n", events.display().to_string())
+}
+
+#[test]
+fn a_recorded_session_replays_to_the_same_weights_and_events() {
+    let dir = scratch("record");
+    let setup = dir.join("setup.lua");
+    std::fs::write(&setup, "bl.rate(30)\nhero = bl.spawn('hero', { graph = 'gunner' })\n").unwrap();
+    let script = dir.join("session.lua");
+    // Locals end with their chunk (`n` is nil below), a failed chunk did what came before its
+    // error, a chunk that does not parse did nothing, and relative paths are the REPL's.
+    let session = format!(
+        "hero:set('pace', 0.5)\n\
+         :step 1\n\
+         local n = 12\n\
+         bl.frames(n or 5)\n\
+         function reload_at(t)\n  bl.at(t, function() hero:play('reload', {{ layer = 'arms' }}) end)\nend\n\
+         reload_at(1.5)\n\
+         :frames 20\n\
+         hero:set('pace', 0.9) error('after the set')\n\
+         hero:set('pace', = 0)\n\
+         :weights hero\n\
+         :plot hero 10\n\
+         bl.load('samples/locomotion.toml')\n\
+         hero:weights('upper').reload_rifle\n\
+         :step 1.25\n\
+         :record {}\n",
+        script.display()
+    );
+    let input = format!("{session}{}", final_state(&dir.join("repl.jsonl")));
+    let repl = pipe_through(&["samples/upper_body.toml", setup.to_str().unwrap()], &input, &dir);
+    assert!(repl.contains("error: stdin:1: after the set"), "{repl}");
+
+    let recorded = std::fs::read_to_string(&script).unwrap();
+    for expected in [
+        "chunk [[ bl.load(\"samples/upper_body.toml\") ]]",
+        "bl.step(1)\n",
+        "bl.frames(20)\n",
+        "failed [[",
+        "-- :weights hero\n",
+    ] {
+        assert!(recorded.contains(expected), "{expected} in\n{recorded}");
+    }
+    let replay = dir.join("replay.lua");
+    std::fs::write(&replay, format!("{recorded}{}", final_state(&dir.join("replay.jsonl")))).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_blendlab")).args(["run", replay.to_str().unwrap()]).output().unwrap();
+    let printed = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{printed}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        printed.starts_with("hero · graph gunner · frame 92 · 3.066667 s\n") && repl.contains(&printed),
+        "{printed}\n---\n{repl}"
+    );
+    let events = std::fs::read_to_string(dir.join("repl.jsonl")).unwrap();
+    assert!(events.lines().count() >= 5 && events.contains("timeline_complete"), "{events}");
+    assert_eq!(std::fs::read_to_string(dir.join("replay.jsonl")).unwrap(), events);
 }
 
 /// Sends `code`, waits until it prints `busy`, then sends Ctrl-C's signal.

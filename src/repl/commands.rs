@@ -13,10 +13,22 @@ pub enum Command {
     Graph(String),
     /// `:watch` lists the live kinds; `:watch kind on|off` (or `all`) switches.
     Watch(Option<(String, bool)>),
+    /// Sparklines of an actor's weights over its last `frames` frames.
+    Plot {
+        actor: String,
+        frames: usize,
+    },
+    /// Write the session so far as a Lua script (the path: the rest of the line).
+    Record(String),
     Reload,
     Help,
     Quit,
 }
+
+/// How many frames `:plot` shows unless told.
+pub const PLOT_FRAMES: usize = 60;
+/// How many of each actor's latest frames the REPL keeps for `:plot`.
+pub const HISTORY_FRAMES: usize = 240;
 
 /// Every command: name, arguments, one line of help.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
@@ -26,6 +38,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (":events", "[kind…]", "the event log, or only events of the given kinds"),
     (":graph", "actor", "the actor's live graph: layers, mixers, inputs raw → normalized, local times"),
     (":watch", "[kind|all on|off]", "print events of a kind as they happen, or list the live kinds"),
+    (":plot", "actor [N]", "each leaf's weight over the last N frames (60, at most 240): blank 0, ▁ > 0 … █ 1"),
+    (":record", "FILE", "write the session so far as a Lua script that `blendlab run FILE` replays"),
     (":reload", "", "re-read every loaded config now and re-run the Lua files that changed"),
     (":help", "", "this list"),
     (":quit", "", "leave (also Ctrl-D, or Ctrl-C twice on an empty line)"),
@@ -55,6 +69,18 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         ":graph" => match at_most_one()? {
             Some(actor) => Ok(Command::Graph(actor)),
             None => Err(":graph takes an actor name".into()),
+        },
+        ":plot" => match args.as_slice() {
+            [actor] => Ok(Command::Plot { actor: actor.to_string(), frames: PLOT_FRAMES }),
+            [actor, n] => match n.parse::<usize>() {
+                Ok(frames) if frames >= 1 => Ok(Command::Plot { actor: actor.to_string(), frames }),
+                _ => Err(format!(":plot: `{n}` is not a whole number of frames ≥ 1")),
+            },
+            _ => Err(":plot takes an actor name and, optionally, a number of frames".into()),
+        },
+        ":record" => match line.trim_start()[name.len()..].trim() {
+            "" => Err(":record takes a file to write: :record session.lua".into()),
+            path => Ok(Command::Record(path.into())),
         },
         ":watch" => match args.as_slice() {
             [] => Ok(Command::Watch(None)),
@@ -185,6 +211,12 @@ mod tests {
         );
         assert_eq!(parse_command(":watch warning off"), Ok(Command::Watch(Some(("warning".into(), false)))));
         assert_eq!(parse_command(":q"), Ok(Command::Quit));
+        assert_eq!(parse_command(":plot hero"), Ok(Command::Plot { actor: "hero".into(), frames: PLOT_FRAMES }));
+        assert_eq!(parse_command(":plot hero 30"), Ok(Command::Plot { actor: "hero".into(), frames: 30 }));
+        assert_eq!(parse_command(":plot hero 0"), Err(":plot: `0` is not a whole number of frames ≥ 1".into()));
+        assert!(parse_command(":plot").unwrap_err().starts_with(":plot takes an actor name"));
+        assert_eq!(parse_command(":record  my session.lua "), Ok(Command::Record("my session.lua".into())));
+        assert!(parse_command(":record").unwrap_err().starts_with(":record takes a file"));
         assert_eq!(parse_command(":step"), Err(":step takes one argument: a duration in seconds".into()));
         assert_eq!(parse_command(":step x"), Err(":step: `x` is not a number".into()));
         assert_eq!(parse_command(":graph"), Err(":graph takes an actor name".into()));

@@ -66,9 +66,16 @@ pub(super) fn run(options: Options, messages: Sender<Message>, inbox: Receiver<M
 }
 
 thread_local! {
-    /// The editor thread's own Lua state, only for syntax checks (the session's Lua state
-    /// lives on the session thread).
+    /// A Lua state of the thread's own, only for syntax checks: the editor's, and the session
+    /// thread's for `:record` (the session's Lua state runs code; it is not asked).
     static SYNTAX: mlua::Lua = mlua::Lua::new();
+}
+
+/// Whether `code` compiles as the prompt runs it: as an expression, or as statements.
+pub(super) fn compiles(code: &str) -> bool {
+    SYNTAX.with(|lua| {
+        [format!("return {code}"), code.to_string()].iter().any(|text| lua.load(text).into_function().is_ok())
+    })
 }
 
 /// Whether the editor should read more lines before submitting `buffer`.
@@ -249,6 +256,16 @@ mod tests {
     #[test]
     fn continuation_marks_are_stripped() {
         assert_eq!(strip_continuation("for i = 1, 2 do\n>> print(i)\n>> end"), "for i = 1, 2 do\nprint(i)\nend");
+    }
+
+    #[test]
+    fn chunks_compile_as_expressions_or_statements() {
+        for code in ["1 + 1", "x = 1", "hero:weights().walk", "bl.step(1) -- a second"] {
+            assert!(compiles(code), "{code}");
+        }
+        for code in ["x = = 1", "function f(", "1 +"] {
+            assert!(!compiles(code), "{code}");
+        }
     }
 
     #[test]

@@ -8,9 +8,13 @@
 //! otherwise) and the file watcher are other threads that send them. On a terminal,
 //! everything the session prints goes through rustyline's external printer, so a reload
 //! report appears above the prompt without garbling the line being typed.
+//!
+//! The session side also remembers what it did: each actor's recent weights (for `:plot`)
+//! and every input in order (for `:record`).
 
 mod commands;
 mod editor;
+mod transcript;
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -23,14 +27,17 @@ use owo_colors::OwoColorize;
 use rustyline::ExternalPrinter;
 
 use crate::event::KIND_NAMES;
-use crate::report::{Style, event_line, graph_view, weight_table};
-use crate::script::{Host, Output, Reload, check_kind};
+use crate::report::{Style, event_line, graph_view, sparklines, weight_table};
+use crate::script::files::write_atomically;
+use crate::script::{Host, Output, Reload, ScriptError, check_kind};
 use crate::session::Session;
 use crate::watch::Watcher;
 
-use commands::KEYWORDS;
 pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_command};
+use commands::{HISTORY_FRAMES, KEYWORDS};
+use editor::compiles;
 pub use editor::strip_continuation;
+use transcript::{Entry, replay_script};
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
@@ -123,6 +130,13 @@ impl Write for Console {
     }
 }
 
+/// Why a unit of work did not finish: its error (already reported), and whether Ctrl-C
+/// stopped it.
+struct Failure {
+    message: String,
+    interrupted: bool,
+}
+
 /// Whether the REPL goes on after an input.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Flow {
@@ -143,6 +157,10 @@ pub(crate) struct Repl {
     /// Configs named on the command line that failed to load: watched, and loaded once fixed.
     unloaded: Vec<String>,
     measure: bool,
+    /// Each actor's `:plot` history, by actor id: an index for `Host::with_recording`.
+    histories: Vec<usize>,
+    /// What the session did, in order, for `:record`.
+    transcript: Vec<Entry>,
 }
 
 impl Repl {
@@ -168,6 +186,8 @@ impl Repl {
             pending: String::new(),
             unloaded: Vec::new(),
             measure: options.measure,
+            histories: Vec::new(),
+            transcript: Vec::new(),
         };
         match Watcher::start(move |files| {
             let _ = changes.send(Message::Changed(files));
@@ -194,27 +214,50 @@ impl Repl {
     }
 
     /// Loads the files given on the command line; a failure is reported, not fatal (a config
-    /// that fails is watched and loaded once a save fixes it).
+    /// that fails is watched and loaded once a save fixes it). The transcript gets the Lua
+    /// that loads each the same way.
     pub(crate) fn load(&mut self, files: &[PathBuf]) {
         for file in files {
+            let path = file.display().to_string();
             if file.extension().is_some_and(|e| e == "lua") {
-                self.job(|host| host.run_file(file, &[]));
-            } else if self.job(|host| host.load_config(file)).is_none() {
-                self.unloaded.push(file.display().to_string());
+                let code = format!("arg = {{ [0] = {path:?} }} dofile({path:?})");
+                self.logged(code, false, |host| host.run_file(file, &[]));
+            } else if self.logged(format!("bl.load({path:?})"), false, |host| host.load_config(file)).is_none() {
+                self.unloaded.push(path);
                 self.after_job();
             }
         }
     }
 
     /// Runs one unit of work with interrupts armed; reports its error, then prints pending
-    /// events and follows newly loaded files.
-    fn job<T>(&mut self, work: impl FnOnce(&Host) -> Result<T, crate::script::ScriptError>) -> Option<T> {
+    /// events and follows newly loaded files and new actors.
+    fn job<T>(&mut self, work: impl FnOnce(&Host) -> Result<T, ScriptError>) -> Result<T, Failure> {
         self.interrupt.store(false, Ordering::Relaxed);
         let result = work(&self.host);
-        self.interrupt.store(false, Ordering::Relaxed);
-        let value = result.map_err(|e| self.error(&e.message)).ok();
+        let interrupted = self.interrupt.swap(false, Ordering::Relaxed);
+        let result = result.map_err(|e| {
+            self.error(&e.message);
+            Failure { message: e.message, interrupted }
+        });
         self.after_job();
-        value
+        result
+    }
+
+    /// A [`Repl::job`] that runs Lua `code` (with `call`: the `bl` call of a `:command`) and
+    /// adds it to the transcript. A chunk that did not parse or was interrupted is only a
+    /// comment there: the first did nothing, the second what its timing allowed.
+    fn logged<T>(&mut self, code: String, call: bool, work: impl FnOnce(&Host) -> Result<T, ScriptError>) -> Option<T> {
+        let result = self.job(work);
+        let entry = match &result {
+            Ok(_) => Entry::Lua { code, call, error: None },
+            Err(f) if f.interrupted => {
+                Entry::Note(format!("interrupted (Ctrl-C) in the session, not replayed:\n{code}"))
+            }
+            Err(f) if !compiles(&code) => Entry::Note(format!("did not parse ({}), not run:\n{code}", f.message)),
+            Err(f) => Entry::Lua { code, call, error: Some(f.message.clone()) },
+        };
+        self.transcript.push(entry);
+        result.ok()
     }
 
     fn after_job(&mut self) {
@@ -223,6 +266,7 @@ impl Repl {
         }
         let _ = self.out.flush();
         let _ = self.err.flush();
+        self.follow_actors();
         if let Some(watcher) = &mut self.watcher {
             let mut files = self.host.watched_files();
             files.extend(self.unloaded.iter().cloned());
@@ -232,14 +276,25 @@ impl Repl {
         }
     }
 
+    /// Starts a `:plot` history for every actor that has none yet (actors are never removed,
+    /// so the histories line up with actor ids).
+    fn follow_actors(&mut self) {
+        let actors = self.host.with_session(|session| session.actors().len());
+        for id in self.histories.len()..actors {
+            let history = self.host.keep_history(id, HISTORY_FRAMES);
+            self.histories.push(history);
+        }
+    }
+
     /// One line of input: a `:command`, or Lua (read on while the chunk is incomplete).
     fn line(&mut self, line: &str) -> Flow {
         let code = strip_continuation(line);
         if self.pending.is_empty() && code.trim_start().starts_with(':') {
             return match parse_command(code.trim()) {
-                Ok(command) => self.command(command),
+                Ok(command) => self.command(command, code.trim()),
                 Err(message) => {
                     self.error(&message);
+                    self.transcript.push(Entry::Note(format!("{} (not run: {message})", code.trim())));
                     Flow::Continue
                 }
             };
@@ -266,26 +321,43 @@ impl Repl {
         if code.trim().is_empty() {
             return;
         }
-        if let Some(values) = self.job(|host| host.eval(code))
+        if let Some(values) = self.logged(code.to_string(), false, |host| host.eval(code))
             && !values.is_empty()
         {
             self.say(&values.join("\t"));
         }
     }
 
-    fn command(&mut self, command: Command) -> Flow {
+    /// Runs a `:command` (`text` as typed); the transcript gets `:step` and `:frames` as
+    /// their `bl` calls and every other command as a comment.
+    fn command(&mut self, command: Command, text: &str) -> Flow {
+        let note = match &command {
+            Command::Step(_) | Command::Frames(_) => None,
+            Command::Reload => Some(format!("{text}: configs re-read, changed Lua files re-run here (not replayed)")),
+            _ => Some(text.to_string()),
+        };
         match command {
-            Command::Step(seconds) => drop(self.job(|host| host.call_bl("step", seconds))),
-            Command::Frames(n) => drop(self.job(|host| host.call_bl("frames", n))),
+            Command::Step(seconds) => self.call_bl("step", seconds),
+            Command::Frames(n) => self.call_bl("frames", n),
             Command::Weights(actor) => self.view(actor.as_deref(), weight_table),
             Command::Graph(actor) => self.view(Some(&actor), graph_view),
             Command::Events(kinds) => self.events(&kinds),
             Command::Watch(switch) => self.watch(switch),
+            Command::Plot { actor, frames } => self.plot(&actor, frames),
+            Command::Record(path) => self.record(&path),
             Command::Reload => self.reload_all(),
             Command::Help => self.say(&help()),
             Command::Quit => return Flow::Quit,
         }
+        if let Some(note) = note {
+            self.transcript.push(Entry::Note(note));
+        }
         Flow::Continue
+    }
+
+    /// `:step` and `:frames`: the `bl` call they are sugar for, logged as that call.
+    fn call_bl(&mut self, name: &str, argument: f64) {
+        self.logged(format!("bl.{name}({argument})"), true, |host| host.call_bl(name, argument));
     }
 
     /// Prints `view` (the weight table, the graph) of one actor, or of every actor.
@@ -302,6 +374,32 @@ impl Repl {
             Ok(text) if text.is_empty() => self.note("no actors yet: bl.spawn(name, { blend_tree = … }) makes one"),
             Ok(text) => self.say(&text),
             Err(message) => self.error(&message),
+        }
+    }
+
+    /// `:plot`: sparklines of the actor's latest `frames` frames (at most the history's).
+    fn plot(&mut self, actor: &str, frames: usize) {
+        self.follow_actors();
+        let found = self.host.with_session(|session| session.find_actor(actor).map_err(|e| e.to_string()));
+        let history = match found {
+            Ok(id) => self.histories[id],
+            Err(message) => return self.error(&message),
+        };
+        let style = self.host.style();
+        match self.host.with_recording(history, |h| sparklines(h, frames.min(HISTORY_FRAMES), style)) {
+            Some(text) => self.say(&text),
+            None => self.note(&format!(
+                "no frames of {actor} yet: its history starts after the chunk that spawned it; try :step 1"
+            )),
+        }
+    }
+
+    /// `:record`: the transcript as a Lua script, written whole or not at all.
+    fn record(&mut self, path: &str) {
+        let folder = std::env::current_dir().map_or_else(|_| ".".to_string(), |d| d.display().to_string());
+        match write_atomically(Path::new(path), &replay_script(&self.transcript, path, &folder)) {
+            Ok(()) => self.note(&format!("wrote {path}; from this folder, `blendlab run {path}` replays the session")),
+            Err(e) => self.error(&format!(":record: cannot write {path}: {e}")),
         }
     }
 
@@ -367,7 +465,8 @@ impl Repl {
     fn files_changed(&mut self, files: Vec<String>) {
         let (unloaded, files): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.unloaded.contains(f));
         for file in unloaded {
-            if self.job(|host| host.load_config(Path::new(&file))).is_some() {
+            if self.job(|host| host.load_config(Path::new(&file))).is_ok() {
+                self.transcript.push(Entry::Note(format!("{file} loaded here, once a save fixed it (not replayed)")));
                 self.unloaded.retain(|f| *f != file);
             }
         }
@@ -394,13 +493,23 @@ impl Repl {
             Reload::Applied { report } => {
                 let _ = self.host.flush_events();
                 self.say(&report);
+                self.note_save(configs, forced);
             }
             Reload::Failed { diagnostics } => {
                 let _ = self.host.flush_events();
                 self.error(&format!("reload failed; the last good library stays live\n{diagnostics}"));
+                self.note_save(configs, forced);
             }
         }
         self.after_job();
+    }
+
+    /// A reload after a save, for the transcript (`:reload` notes itself).
+    fn note_save(&mut self, configs: &[String], forced: bool) {
+        if !forced {
+            self.transcript
+                .push(Entry::Note(format!("reloaded here after a save: {} (not replayed)", configs.join(", "))));
+        }
     }
 
     /// Tab completion: the start of the word being completed and the candidates.
@@ -428,7 +537,9 @@ impl Repl {
 
     fn argument_names(&self, command: &str) -> Vec<String> {
         match command {
-            ":weights" | ":graph" => self.host.with_session(|s| s.actors().iter().map(|a| a.name.clone()).collect()),
+            ":weights" | ":graph" | ":plot" => {
+                self.host.with_session(|s| s.actors().iter().map(|a| a.name.clone()).collect())
+            }
             ":events" | ":watch" => {
                 let mut kinds: Vec<String> = KIND_NAMES.iter().map(|k| k.to_string()).collect();
                 kinds.extend(["all", "on", "off"].map(String::from));
@@ -472,7 +583,7 @@ pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> R
     for kind in KIND_NAMES {
         repl.host.set_live(kind, false)?;
     }
-    repl.job(|host| host.run_file(script, args));
+    let _ = repl.job(|host| host.run_file(script, args));
     for kind in ["reload_applied", "reload_failed"] {
         repl.host.set_live(kind, true)?;
     }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::recording::{Column, Recording};
+use super::recording::Recording;
 
 const WIDTH: f64 = 960.0;
 const HEIGHT: f64 = 540.0;
@@ -36,19 +36,8 @@ fn escape(text: &str) -> String {
 
 /// The SVG text of the chart.
 pub fn weight_chart(recording: &Recording) -> String {
-    let several = recording.channels.len() > 1;
     // (column, legend name, additive): additive leaves are dashed and marked `+`.
-    let series: Vec<(usize, String, bool)> = recording
-        .ordered_columns()
-        .into_iter()
-        .filter_map(|i| match &recording.columns[i] {
-            Column::Weight { leaf, channel, additive } => {
-                let name = if several { format!("{leaf} ({channel})") } else { leaf.clone() };
-                Some((i, if *additive { format!("+ {name}") } else { name }, *additive))
-            }
-            _ => None,
-        })
-        .collect();
+    let series = recording.weight_series();
     let (t0, t1) = match (recording.rows.first(), recording.rows.last()) {
         (Some(first), Some(last)) if last.time > first.time => (first.time, last.time),
         (Some(first), _) => (first.time, first.time + 1.0),

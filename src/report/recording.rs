@@ -2,6 +2,7 @@
 //! parameters (smoothed values, what the trees blend with), each leaf's effective weight per
 //! channel and each leaf's local time — and the CSV of it. Leaves that appear later (a
 //! timeline played on a new layer) get columns from then on; earlier rows leave them empty.
+//! The REPL's `:plot` history is a recording too, one that keeps only its latest samples.
 
 use std::fmt::Write as _;
 
@@ -55,13 +56,28 @@ pub struct Recording {
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
     pub stopped: bool,
+    /// Keep only the latest rows, at least this many (`None`: every row). Older rows go in
+    /// batches, so a long history still costs O(1) per sample.
+    pub keep: Option<usize>,
 }
 
 impl Recording {
     /// Starts recording `actor` every `every` frames (≥ 1), with a first sample now.
     pub fn new(session: &Session, actor: ActorId, every: u64) -> Self {
+        let mut recording = Recording::empty(session, actor, every, None);
+        recording.sample(session);
+        recording
+    }
+
+    /// The REPL's history of `actor` (`:plot`): a sample after every frame from the next one
+    /// on — the present is not a frame that ran — keeping the latest `keep` (≥ 1).
+    pub fn history(session: &Session, actor: ActorId, keep: usize) -> Self {
+        Recording::empty(session, actor, 1, Some(keep.max(1)))
+    }
+
+    fn empty(session: &Session, actor: ActorId, every: u64, keep: Option<usize>) -> Self {
         let a = session.actor(actor);
-        let mut recording = Recording {
+        Recording {
             actor,
             actor_name: a.name.clone(),
             every: every.max(1),
@@ -70,9 +86,8 @@ impl Recording {
             columns: Vec::new(),
             rows: Vec::new(),
             stopped: false,
-        };
-        recording.sample(session);
-        recording
+            keep,
+        }
     }
 
     /// Takes a sample if this frame is one of the recording's (and it was not taken yet).
@@ -85,11 +100,18 @@ impl Recording {
         let actor = session.actor(self.actor);
         let graph = actor.graph();
         let mut values = vec![None; self.columns.len()];
+        // Columns come in the same order every frame: each is looked for after the last first.
+        let mut next = 0;
         let mut put = |columns: &mut Vec<Column>, column: Column, value: f64| {
-            let index = columns.iter().position(|c| *c == column).unwrap_or_else(|| {
-                columns.push(column);
-                columns.len() - 1
-            });
+            let index = if columns.get(next) == Some(&column) {
+                next
+            } else {
+                columns.iter().position(|c| *c == column).unwrap_or_else(|| {
+                    columns.push(column);
+                    columns.len() - 1
+                })
+            };
+            next = index + 1;
             if values.len() <= index {
                 values.resize(index + 1, None);
             }
@@ -111,6 +133,11 @@ impl Recording {
             put(&mut self.columns, Column::Time { leaf: leaf.name.clone() }, graph.local_time(i));
         }
         self.rows.push(Row { time: session.clock().time().secs(), frame, values });
+        if let Some(keep) = self.keep
+            && self.rows.len() >= 2 * keep
+        {
+            self.rows.drain(..self.rows.len() - keep);
+        }
     }
 
     /// The columns in print order: parameters, weights, times (each in order of appearance).
@@ -123,6 +150,23 @@ impl Recording {
         let mut order: Vec<usize> = (0..self.columns.len()).collect();
         order.sort_by_key(|&i| rank(&self.columns[i]));
         order
+    }
+
+    /// The weight columns in print order, each as (column, name, additive): the name is the
+    /// leaf's, `leaf (channel)` when the actor has several channels, with `+ ` before an
+    /// additive leaf.
+    pub fn weight_series(&self) -> Vec<(usize, String, bool)> {
+        let several = self.channels.len() > 1;
+        self.ordered_columns()
+            .into_iter()
+            .filter_map(|i| match &self.columns[i] {
+                Column::Weight { leaf, channel, additive } => {
+                    let name = if several { format!("{leaf} ({channel})") } else { leaf.clone() };
+                    Some((i, if *additive { format!("+ {name}") } else { name }, *additive))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// RFC 4180 CSV: `time_s,frame,` then the columns; six decimals, empty cells for leaves

@@ -3,16 +3,20 @@
 //! `actor:dot(path)`. Every file goes through a temporary file and a rename (nothing
 //! half-written); a relative path resolves against the calling script's folder; an
 //! unwritable path is a located error. Each returns the path it wrote.
+//!
+//! The REPL's `:plot` history of each actor is a recording here too, so the one hook that
+//! samples recordings after every frame serves both.
 
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef, Value};
 
-use super::Shared;
 use super::actor::{Handle, METHODS_KEY};
 use super::api::{event_filter, located};
 use super::files::write_for_script;
+use super::{Host, Shared};
 use crate::report::jsonl::events_jsonl;
 use crate::report::recording::Recording;
 use crate::report::{graph_dot, weight_chart};
+use crate::session::ActorId;
 
 /// What Lua holds for a recording: its index in the host's recordings.
 #[derive(Copy, Clone)]
@@ -36,6 +40,22 @@ pub(crate) fn sample(state: &Shared) {
     let host = &mut *host;
     for recording in &mut host.recordings {
         recording.sample(&host.session);
+    }
+}
+
+impl Host {
+    /// Starts the REPL's history of `actor` ([`Recording::history`]: every frame from the
+    /// next on, the latest `keep` kept); returns its index for [`Host::with_recording`].
+    pub fn keep_history(&self, actor: ActorId, keep: usize) -> usize {
+        let mut host = self.state.borrow_mut();
+        let history = Recording::history(&host.session, actor, keep);
+        host.recordings.push(history);
+        host.recordings.len() - 1
+    }
+
+    /// Reads recording `index`.
+    pub fn with_recording<R>(&self, index: usize, f: impl FnOnce(&Recording) -> R) -> R {
+        f(&self.state.borrow().recordings[index])
     }
 }
 

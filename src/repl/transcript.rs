@@ -1,0 +1,137 @@
+//! `:record FILE`: the session so far as a Lua script that `blendlab run` replays to the same
+//! weights and event log — a REPL experiment becomes a regression script without retyping.
+//!
+//! Lua typed at the prompt is written verbatim but runs as the prompt ran it: a chunk of its
+//! own named `stdin`, so its locals end with it, an expression is evaluated, and relative
+//! paths resolve against the working folder (not the script's). `:step` and `:frames` become
+//! the `bl` calls they are sugar for. A chunk that raised an error is replayed under `pcall`,
+//! since what it did before the error (a parameter set, frames run, a `reload_failed`
+//! logged) is part of the session. What the replay cannot or need not redo is a comment:
+//! display commands, reloads (the replay reads every file as it is when it runs), a chunk
+//! that did not parse (it did nothing) or was interrupted (it did what its timing allowed).
+//! Pure text, so it is unit-tested.
+
+use std::fmt::Write as _;
+
+/// One thing the session did, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Entry {
+    /// Lua that ran: typed at the prompt (or a start-up file's load), or with `call` the `bl`
+    /// call of a `:command`; `error` is the message it stopped with, if it did.
+    Lua { code: String, call: bool, error: Option<String> },
+    /// Something the replay does not redo, kept as comment lines.
+    Note(String),
+}
+
+/// Runs Lua as the prompt does (`Host::eval`: an expression is not a tail call, so `bl` sees
+/// the stdin chunk as its caller); a chunk that failed in the session is replayed for what it
+/// did before its error.
+const HELPERS: &str = r#"local function chunk(code)
+  local expression = "return (function(...) return ... end)(" .. code .. "\n)"
+  local run = load(expression, "=stdin") or assert(load(code, "=stdin"))
+  run()
+end
+
+local function failed(code)
+  pcall(chunk, code)
+end
+"#;
+
+/// The script of `entries`: a header saying how it was made and how to run it (`file` as the
+/// user named it, from `folder`, the working folder of the session), the helpers, then each
+/// entry in order.
+pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str) -> String {
+    let mut script = comment(&format!(
+        "A blendlab REPL session, written by `:record {file}`.\n\
+         The files the REPL started with, then everything typed at the prompt, in order.\n\
+         Replay it from the folder the session ran in (the paths it names are relative to it):\n\
+         \x20 cd {folder} && blendlab run {file}\n\
+         \n\
+         `chunk` runs Lua as the prompt did (a chunk of its own named stdin: its locals end with\n\
+         it, an expression is evaluated); `failed` replays a chunk that raised an error for what\n\
+         it did before the error. Display commands, reloads (the replay reads every file as it\n\
+         is when it runs) and chunks that did not parse or were interrupted are comments."
+    ));
+    script.push('\n');
+    script.push_str(HELPERS);
+    script.push('\n');
+    for entry in entries {
+        script.push_str(&line(entry));
+    }
+    script
+}
+
+/// One entry as Lua.
+fn line(entry: &Entry) -> String {
+    match entry {
+        Entry::Lua { code, call: true, error: None } => format!("{code}\n"),
+        Entry::Lua { code, call: false, error: None } => format!("chunk {}\n", long_string(code)),
+        Entry::Lua { code, error: Some(message), .. } => {
+            let first = message.lines().next().unwrap_or("");
+            format!("{}failed {}\n", comment(&format!("failed in the session: {first}")), long_string(code))
+        }
+        Entry::Note(text) => comment(text),
+    }
+}
+
+/// Every line of `text` as a Lua comment.
+fn comment(text: &str) -> String {
+    text.lines().fold(String::new(), |mut out, line| {
+        let _ = writeln!(out, "{}", format!("-- {line}").trim_end());
+        out
+    })
+}
+
+/// `code` as a Lua long string with the fewest `=` that `code` does not close. The spaces
+/// inside the brackets keep a newline at its start and a `]` at its end in the string.
+fn long_string(code: &str) -> String {
+    let level = (0..).find(|&n| !code.contains(&format!("]{}]", "=".repeat(n)))).unwrap_or_default();
+    let equals = "=".repeat(level);
+    format!("[{equals}[ {code} ]{equals}]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lua(code: &str, call: bool, error: Option<&str>) -> Entry {
+        Entry::Lua { code: code.into(), call, error: error.map(str::to_string) }
+    }
+
+    #[test]
+    fn long_strings_are_never_closed_by_the_code() {
+        assert_eq!(long_string("x = 1"), "[[ x = 1 ]]");
+        assert_eq!(long_string("t[a[1]] = 2"), "[=[ t[a[1]] = 2 ]=]");
+        assert_eq!(long_string("s = [==[ ]] ]=] ]==]"), "[===[ s = [==[ ]] ]=] ]==] ]===]");
+        assert_eq!(long_string("t[1]"), "[[ t[1] ]]");
+    }
+
+    #[test]
+    fn entries_become_calls_chunks_replays_and_comments() {
+        let entries = [
+            lua("bl.load(\"samples/locomotion.toml\")", false, None),
+            lua("bl.step(0.5)", true, None),
+            lua("function f()\n  return 1\nend", false, None),
+            lua("hero:set(\"speed\", 1) error(\"boom\")", false, Some("stdin:1: boom\nmore")),
+            lua("bl.frames(-1)", true, Some("bl.frames: takes a whole number of frames ≥ 0, got -1")),
+            Entry::Note(":weights hero".into()),
+            Entry::Note("interrupted:\nwhile true do\n\nend".into()),
+        ];
+        let script = replay_script(&entries, "s.lua", "/work");
+        let body = script.split_once(HELPERS).unwrap().1;
+        assert_eq!(
+            body,
+            "\nchunk [[ bl.load(\"samples/locomotion.toml\") ]]\n\
+             bl.step(0.5)\n\
+             chunk [[ function f()\n  return 1\nend ]]\n\
+             -- failed in the session: stdin:1: boom\n\
+             failed [[ hero:set(\"speed\", 1) error(\"boom\") ]]\n\
+             -- failed in the session: bl.frames: takes a whole number of frames ≥ 0, got -1\n\
+             failed [[ bl.frames(-1) ]]\n\
+             -- :weights hero\n\
+             -- interrupted:\n-- while true do\n--\n-- end\n"
+        );
+        assert!(script.starts_with("-- A blendlab REPL session, written by `:record s.lua`.\n"), "{script}");
+        assert!(script.contains("--   cd /work && blendlab run s.lua\n--\n"), "{script}");
+    }
+}
