@@ -164,12 +164,13 @@ pub fn crowd_engine(actors: usize, frames: usize) -> Result<(BenchLine, Vec<Char
         }
         ids.push(id);
     }
+    let speed = session.snapshot().parameter_id("speed").ok_or("the crowd library has no `speed`")?;
     let setup_s = setup.elapsed().as_secs_f64();
 
     let timed = Instant::now();
     for f in 0..frames {
         for (i, &id) in ids.iter().enumerate() {
-            session.set_param(id, "speed", input(f, i)).map_err(fail)?;
+            session.set_param_by_id(id, speed, input(f, i)).map_err(fail)?;
             if hit_now(f, i) {
                 session.play(id, "hit_reaction", Some("hit"), Ticks::ZERO).map_err(fail)?;
             }

@@ -40,11 +40,30 @@ pub struct Clip {
 }
 
 impl Clip {
+    /// See [`Placement::place`].
+    pub fn place(&self, t: f64) -> f64 {
+        self.placement().place(t)
+    }
+
+    pub fn placement(&self) -> Placement {
+        Placement { length: self.length, looping: self.looping }
+    }
+}
+
+/// What placing a local time on a clip needs, small enough to keep next to the numbers a
+/// frame reads.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Placement {
+    pub length: f64,
+    pub looping: bool,
+}
+
+impl Placement {
     /// Local time `t` placed on the clip: a looping clip wraps it into `[0, length)`
     /// (`t mod length`), a one-shot clamps it to `[0, length]`. A time that passed the end
     /// once (the usual step) wraps by one subtraction, which is exact there and equal to the
     /// remainder.
-    pub fn place(&self, t: f64) -> f64 {
+    pub fn place(self, t: f64) -> f64 {
         let length = self.length;
         if !self.looping {
             t.clamp(0.0, length)

@@ -308,11 +308,17 @@ impl Source {
         }
     }
 
-    /// The source's output weight in `channel` (for a timeline: its root mixer's value).
-    fn output_weight(&self, channel: usize) -> f64 {
+    /// The source's coverage and its output weight in `channel`: the same number except
+    /// for a timeline, whose output is its root mixer's value.
+    fn coverage_and_output(&self, channel: usize) -> (f64, f64) {
         match self {
-            Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.output_weight(channel)),
-            other => other.coverage(channel),
+            Source::Timeline(slot) => {
+                slot.playback.as_ref().map_or((0.0, 0.0), |p| (p.coverage(channel), p.output_weight(channel)))
+            }
+            other => {
+                let coverage = other.coverage(channel);
+                (coverage, coverage)
+            }
         }
     }
 
@@ -384,6 +390,8 @@ pub struct Layer {
     pub mask: Option<Vec<usize>>,
     pub additive: bool,
     pub source: Source,
+    /// Which of the graph's leaves are this layer's (leaves are listed layer by layer).
+    leaves: std::ops::Range<usize>,
 }
 
 impl Layer {
@@ -412,20 +420,12 @@ pub struct Graph {
     /// weight, every leaf's additive weight, the `<default>` share and the output weight
     /// (see [`Graph::channel_numbers`]).
     numbers: Vec<f64>,
-    /// Which leaves belong to each layer (leaves are listed layer by layer).
-    layer_leaves: Vec<std::ops::Range<usize>>,
 }
 
 impl Graph {
     /// A graph with the given layers over `channels` (bottom layer first).
     pub fn new(channels: Vec<String>, layers: Vec<Layer>) -> Self {
-        let mut graph = Graph {
-            numbers: [1.0, 0.0].repeat(channels.len()),
-            leaves: Vec::new(),
-            layer_leaves: Vec::new(),
-            channels,
-            layers,
-        };
+        let mut graph = Graph { numbers: [1.0, 0.0].repeat(channels.len()), leaves: Vec::new(), channels, layers };
         graph.relist_leaves();
         graph
     }
@@ -433,13 +433,12 @@ impl Graph {
     /// Lists the leaves of every layer; names two layers share get a `layer/` prefix.
     fn relist_leaves(&mut self) {
         let mut leaves: Vec<GraphLeaf> = Vec::new();
-        self.layer_leaves.clear();
-        for (layer_index, layer) in self.layers.iter().enumerate() {
+        for (layer_index, layer) in self.layers.iter_mut().enumerate() {
             let first = leaves.len();
             for (index, name) in layer.source.leaf_names().into_iter().enumerate() {
                 leaves.push(GraphLeaf { name, layer: layer_index, index });
             }
-            self.layer_leaves.push(first..leaves.len());
+            layer.leaves = first..leaves.len();
         }
         let names: Vec<String> = leaves.iter().map(|l| l.name.clone()).collect();
         for leaf in &mut leaves {
@@ -503,7 +502,8 @@ impl Graph {
                         TransitionSet::new(&l.name, initial, state_source(snapshot, initial), *completion_delay),
                     )),
                 };
-                Layer { name: l.name.clone(), weight: l.weight, mask: l.mask.clone(), additive: l.additive, source }
+                let (name, mask) = (l.name.clone(), l.mask.clone());
+                Layer { name, weight: l.weight, mask, additive: l.additive, source, leaves: 0..0 }
             })
             .collect();
         Graph::new(def.channels.clone(), layers)
@@ -553,12 +553,11 @@ impl Graph {
         self.layers[l.layer].source.time(l.index)
     }
 
-    /// Prefetches the graph's own blocks (its numbers, layers and leaf ranges): the first of
+    /// Prefetches the graph's own blocks (its numbers and layers): the first of
     /// the two reads a frame makes through an actor ([`Graph::prefetch_sources`] follows).
     pub fn prefetch_blocks(&self) {
         prefetch::soon(self.numbers.as_ptr());
         prefetch::soon(self.layers.as_ptr());
-        prefetch::soon(self.layer_leaves.as_ptr());
     }
 
     /// Prefetches what the layers point at: tree numbers, awake playbacks. Call it once the
@@ -666,7 +665,7 @@ impl Graph {
             Some(same) if same.timeline == timeline => {
                 same.restart(snapshot, now, start, serial);
                 // The same leaves: only their weights start over.
-                let (count, range) = (self.leaves.len(), self.layer_leaves[layer].clone());
+                let (count, range) = (self.leaves.len(), self.layers[layer].leaves.clone());
                 for numbers in self.numbers.chunks_exact_mut(2 * count + 2) {
                     numbers[range.clone()].fill(0.0);
                     numbers[count + range.start..count + range.end].fill(0.0);
@@ -733,7 +732,8 @@ impl Graph {
             let (additive, totals) = rest.split_at_mut(count);
             let mut remaining = 1.0;
             let mut untouched = 1.0;
-            for (layer, range) in self.layers.iter().zip(&self.layer_leaves).rev() {
+            for layer in self.layers.iter().rev() {
+                let range = &layer.leaves;
                 // An asleep source has no share and changes nothing (×(1 − weight·0)).
                 if !layer.covers(channel) || layer.source.is_asleep() {
                     continue;
@@ -754,8 +754,9 @@ impl Graph {
                     }
                 }
                 if !layer.additive {
-                    remaining *= 1.0 - layer.weight * layer.source.coverage(channel).min(1.0);
-                    untouched *= 1.0 - layer.weight * layer.source.output_weight(channel).min(1.0);
+                    let (coverage, output) = layer.source.coverage_and_output(channel);
+                    remaining *= 1.0 - layer.weight * coverage.min(1.0);
+                    untouched *= 1.0 - layer.weight * output.min(1.0);
                 }
             }
             totals.copy_from_slice(&[remaining, 1.0 - untouched]);
@@ -769,5 +770,5 @@ impl Graph {
 }
 
 fn full_layer(name: &str, source: Source) -> Layer {
-    Layer { name: name.into(), weight: 1.0, mask: None, additive: false, source }
+    Layer { name: name.into(), weight: 1.0, mask: None, additive: false, source, leaves: 0..0 }
 }

@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 
 use crate::blend::params::ParamState;
 use crate::clock::{Clock, ClockError};
-use crate::compile::{Asset, Snapshot};
+use crate::compile::{Asset, ParamId, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
 use crate::event::{Event, EventKind};
@@ -48,13 +48,17 @@ pub struct PlaybackHandle {
     pub serial: u64,
 }
 
+/// An actor's parameter states.
+type Params = smallvec::SmallVec<[ParamState; 4]>;
+
 /// A thing in the world with parameters and a graph.
 #[derive(Clone, Debug)]
 pub struct Actor {
     pub name: String,
     pub spec: ActorSpec,
-    /// One state per parameter of the snapshot, by parameter id.
-    params: Vec<ParamState>,
+    /// One state per parameter of the snapshot, by parameter id; a few live inside the
+    /// actor, next to the graph a frame reads after them.
+    params: Params,
     graph: Graph,
     entity: Entity,
     /// The commands routed to this actor in its last frame with commands, and what the
@@ -564,10 +568,17 @@ impl Session {
     /// Sets a parameter's raw value; smoothing moves toward it from the next logic frame.
     pub fn set_param(&mut self, actor: ActorId, name: &str, value: f64) -> Result<(), SessionError> {
         let id = self.parameter_of(actor, name)?;
+        self.set_param_by_id(actor, id, value)
+    }
+
+    /// [`Session::set_param`] by parameter id ([`Snapshot::parameter_id`], valid until the
+    /// next reload), as Unity's `Animator.SetFloat(int id, …)` skips the name lookup.
+    pub fn set_param_by_id(&mut self, actor: ActorId, param: ParamId, value: f64) -> Result<(), SessionError> {
         if !value.is_finite() {
-            return Err(SessionError::BadValue { name: name.into(), value });
+            let name = self.snapshot.parameters[param].name.clone();
+            return Err(SessionError::BadValue { name, value });
         }
-        self.actors[actor].params[id].raw = value;
+        self.actors[actor].params[param].raw = value;
         Ok(())
     }
 

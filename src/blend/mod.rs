@@ -19,7 +19,7 @@ pub mod triangulated;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compile::{BlendTree, ClipId, Layout, Motion, ParamId, Snapshot, TreeId};
+use crate::compile::{BlendTree, ClipId, Layout, Motion, ParamId, Placement, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
 use geometry::Point;
 use params::ParamState;
@@ -133,6 +133,8 @@ pub struct NodeExplanation {
 pub struct Leaf {
     pub name: String,
     pub clip: ClipId,
+    /// The clip's length and looping, copied here for the per-frame advance.
+    placement: Placement,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -216,10 +218,16 @@ impl TreeShape {
         }
         shape.counts = Counts {
             leaves: shape.leaves.len(),
-            children: shape.slots.len(),
+            // A flat tree's child weights are its leaf weights.
+            children: if shape.is_flat() { 0 } else { shape.slots.len() },
             inputs: shape.nodes.last().map_or(0, |n| n.inputs.end),
         };
         shape
+    }
+
+    /// Whether the tree has no nested trees: its children are its leaves, in order.
+    fn is_flat(&self) -> bool {
+        self.nodes.len() == 1
     }
 
     /// Adds `tree` as a node (pre-order: its slots first, then its nested trees).
@@ -239,7 +247,8 @@ impl TreeShape {
         for (k, child) in def.children.iter().enumerate() {
             self.slots[first + k] = match *child {
                 Motion::Clip(clip) => {
-                    self.leaves.push(Leaf { name: snapshot.clips[clip].name.clone(), clip });
+                    let (name, placement) = (snapshot.clips[clip].name.clone(), snapshot.clips[clip].placement());
+                    self.leaves.push(Leaf { name, clip, placement });
                     Slot::Leaf(self.leaves.len() - 1)
                 }
                 Motion::Tree(nested) => Slot::Node(self.add_node(snapshot, nested)),
@@ -353,11 +362,15 @@ impl TreeRuntime {
         }
         if !self.evaluated || n.inputs != n.last_inputs {
             self.evaluations += 1;
-            for node in &shape.nodes {
-                let layout = &snapshot.blend_trees[node.tree].layout;
-                child_weights(layout, &n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
+            if shape.is_flat() {
+                child_weights(&snapshot.blend_trees[shape.nodes[0].tree].layout, n.inputs, n.leaf_weights);
+            } else {
+                for node in &shape.nodes {
+                    let layout = &snapshot.blend_trees[node.tree].layout;
+                    child_weights(layout, &n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
+                }
+                multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
             }
-            multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
             n.last_inputs.copy_from_slice(n.inputs);
             self.evaluated = true;
         }
@@ -376,7 +389,9 @@ impl TreeRuntime {
     fn explain_node(&self, snapshot: &Snapshot, node: usize, depth: usize, share: f64, out: &mut Vec<NodeExplanation>) {
         let n = &self.shape.nodes[node];
         let c = self.shape.counts;
-        let child_weights = &self.numbers[2 * c.leaves..][..c.children][n.children.clone()];
+        let all_child_weights =
+            if self.shape.is_flat() { self.leaf_weights() } else { &self.numbers[2 * c.leaves..][..c.children] };
+        let child_weights = &all_child_weights[n.children.clone()];
         let last_inputs = &self.numbers[2 * c.leaves + c.children + c.inputs..];
         let inputs = if self.evaluated { last_inputs[n.inputs.clone()].to_vec() } else { Vec::new() };
         let layout = &snapshot.blend_trees[n.tree].layout;
@@ -414,7 +429,7 @@ impl TreeRuntime {
             SyncMode::None => {
                 let times = self.shape.counts.split(&mut self.numbers).times;
                 for (leaf, time) in self.shape.leaves.iter().zip(times) {
-                    *time = snapshot.clips[leaf.clip].place(*time + dt);
+                    *time = leaf.placement.place(*time + dt);
                 }
             }
         }
