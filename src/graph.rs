@@ -192,7 +192,7 @@ impl TransitionSet {
 /// transition layers (arbiter, fades and weights; states that no longer exist are dropped).
 fn carry_source(new: &mut Source, old: &Source, snapshot: &Snapshot, old_snapshot: &Snapshot, channels: &[String]) {
     match (new, old) {
-        (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(snapshot, old),
+        (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(old),
         (Source::Clip(new), Source::Clip(old)) => new.time = old.time.min(snapshot.clips[new.clip].length),
         (Source::Timeline(new), Source::Timeline(old)) => {
             new.serial = old.serial;
@@ -285,7 +285,7 @@ impl Source {
     /// playback.
     fn set_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) -> bool {
         match self {
-            Source::BlendTree(tree) => tree.set_leaf_time(snapshot, leaf, seconds),
+            Source::BlendTree(tree) => tree.set_leaf_time(leaf, seconds),
             Source::Clip(clip) => {
                 clip.time = snapshot.clips[clip.clip].place(seconds);
             }

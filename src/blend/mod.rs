@@ -133,7 +133,8 @@ pub struct NodeExplanation {
 pub struct Leaf {
     pub name: String,
     pub clip: ClipId,
-    /// The clip's length and looping, copied here for the per-frame advance.
+    /// The clip's length and looping, copied here so the runtime places its times without
+    /// the snapshot.
     placement: Placement,
 }
 
@@ -319,13 +320,13 @@ impl TreeRuntime {
 
     /// Takes over `old`'s clock state after a reload: the shared phase, and each leaf's local
     /// time where `old` has a leaf of the same name (clamped to the new clip's length).
-    pub fn carry_time_from(&mut self, snapshot: &Snapshot, old: &TreeRuntime) {
+    pub fn carry_time_from(&mut self, old: &TreeRuntime) {
         self.phase = old.phase;
         self.cycles = old.cycles;
         let times = self.shape.counts.split(&mut self.numbers).times;
         for (leaf, time) in self.shape.leaves.iter().zip(times) {
             if let Some(i) = old.shape.leaves.iter().position(|l| l.name == leaf.name) {
-                *time = old.leaf_times()[i].min(snapshot.clips[leaf.clip].length);
+                *time = old.leaf_times()[i].min(leaf.placement.length);
             }
         }
     }
@@ -334,8 +335,8 @@ impl TreeRuntime {
     /// one-shot clamps it to `[0, D]`. With `sync = "none"` only that leaf moves; with
     /// `normalized` the shared phase becomes `time / D` (a one-shot at its end counts as a
     /// whole cycle passed) and every leaf follows the phase.
-    pub fn set_leaf_time(&mut self, snapshot: &Snapshot, leaf: usize, seconds: f64) {
-        let clip = &snapshot.clips[self.shape.leaves[leaf].clip];
+    pub fn set_leaf_time(&mut self, leaf: usize, seconds: f64) {
+        let clip = self.shape.leaves[leaf].placement;
         let time = clip.place(seconds);
         match self.shape.sync {
             SyncMode::None => self.shape.counts.split(&mut self.numbers).times[leaf] = time,
@@ -347,7 +348,7 @@ impl TreeRuntime {
                 } else {
                     self.phase = phase;
                 }
-                self.place_on_phase(snapshot);
+                self.place_on_phase();
             }
         }
     }
@@ -375,7 +376,7 @@ impl TreeRuntime {
             self.evaluated = true;
         }
         if dt > 0.0 {
-            self.advance(snapshot, dt);
+            self.advance(dt);
         }
     }
 
@@ -411,20 +412,19 @@ impl TreeRuntime {
     /// `Σw_i` or the cycle is not positive; looping leaves sit at `phase·D`, one-shots at `D`
     /// once a whole cycle has passed. `none`: each leaf advances by `dt`, looping leaves wrap
     /// into `[0, D)`, one-shots hold at `D`.
-    fn advance(&mut self, snapshot: &Snapshot, dt: f64) {
+    fn advance(&mut self, dt: f64) {
         match self.shape.sync {
             SyncMode::Normalized => {
                 let weights = self.leaf_weights();
                 let total: f64 = weights.iter().sum();
-                let weighted: f64 =
-                    self.shape.leaves.iter().zip(weights).map(|(l, w)| w * snapshot.clips[l.clip].length).sum();
+                let weighted: f64 = self.shape.leaves.iter().zip(weights).map(|(l, w)| w * l.placement.length).sum();
                 let cycle = weighted / total;
                 if total > 0.0 && cycle > 0.0 {
                     let phase = self.phase + dt / cycle;
                     self.cycles += phase.floor() as u64;
                     self.phase = phase.fract();
                 }
-                self.place_on_phase(snapshot);
+                self.place_on_phase();
             }
             SyncMode::None => {
                 let times = self.shape.counts.split(&mut self.numbers).times;
@@ -437,10 +437,10 @@ impl TreeRuntime {
 
     /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole
     /// cycle has passed.
-    fn place_on_phase(&mut self, snapshot: &Snapshot) {
+    fn place_on_phase(&mut self) {
         let times = self.shape.counts.split(&mut self.numbers).times;
         for (leaf, time) in self.shape.leaves.iter().zip(times) {
-            let clip = &snapshot.clips[leaf.clip];
+            let clip = leaf.placement;
             *time = if clip.looping || self.cycles == 0 { self.phase * clip.length } else { clip.length };
         }
     }
