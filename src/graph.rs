@@ -298,27 +298,27 @@ impl Source {
         true
     }
 
-    /// How much of `channel` this source fills, in [0, 1].
-    fn coverage(&self, channel: usize) -> f64 {
-        match self {
-            Source::BlendTree(tree) => tree.coverage(),
-            Source::Clip(_) => 1.0,
-            Source::Timeline(slot) => slot.playback.as_ref().map_or(0.0, |p| p.coverage(channel)),
-            Source::Transitions(set) => set.shares.iter().sum::<f64>().min(1.0),
+    /// What the source gives `channel` now (see [`SourceOutput`]); `None` for a timeline slot
+    /// whose playback can no longer change anything ([`TimelineSlot::awake`]): its shares,
+    /// coverage and output are 0 and stay so.
+    fn output(&self, channel: usize) -> Option<SourceOutput<'_>> {
+        fn whole(shares: &[f64], coverage: f64) -> SourceOutput<'_> {
+            SourceOutput { shares, live: None, coverage, output: coverage }
         }
-    }
-
-    /// The source's coverage and its output weight in `channel`: the same number except
-    /// for a timeline, whose output is its root mixer's value.
-    fn coverage_and_output(&self, channel: usize) -> (f64, f64) {
         match self {
-            Source::Timeline(slot) => {
-                slot.playback.as_ref().map_or((0.0, 0.0), |p| (p.coverage(channel), p.output_weight(channel)))
-            }
-            other => {
-                let coverage = other.coverage(channel);
-                (coverage, coverage)
-            }
+            Source::BlendTree(tree) => Some(whole(tree.leaf_weights(), tree.coverage())),
+            Source::Clip(_) => Some(whole(&FULL, 1.0)),
+            Source::Timeline(slot) if !slot.awake => None,
+            Source::Timeline(slot) => Some(slot.playback.as_ref().map_or(
+                SourceOutput { shares: &[], live: Some(&[]), coverage: 0.0, output: 0.0 },
+                |p| SourceOutput {
+                    shares: p.shares(channel),
+                    live: Some(p.live_leaves()),
+                    coverage: p.coverage(channel),
+                    output: p.output_weight(channel),
+                },
+            )),
+            Source::Transitions(set) => Some(whole(&set.shares, set.shares.iter().sum::<f64>().min(1.0))),
         }
     }
 
@@ -363,22 +363,21 @@ impl Source {
             _ => &[],
         }
     }
+}
 
-    /// A timeline slot whose playback can no longer change anything (see
-    /// [`TimelineSlot::awake`]): its shares, coverage and output are 0 and stay so.
-    fn is_asleep(&self) -> bool {
-        matches!(self, Source::Timeline(slot) if !slot.awake)
-    }
-
+/// What a source gives one channel in a frame.
+struct SourceOutput<'a> {
+    /// Each leaf's share of the source's output.
+    shares: &'a [f64],
     /// The leaves whose share may have changed since the last composition; `None` = all.
     /// A timeline's other leaves are inactive clips with share 0, so a frame costs what its
     /// active clips cost however long the timeline is.
-    fn live_leaves(&self) -> Option<&[u32]> {
-        match self {
-            Source::Timeline(TimelineSlot { playback: Some(p), .. }) => Some(p.live_leaves()),
-            _ => None,
-        }
-    }
+    live: Option<&'a [u32]>,
+    /// How much of the channel the source fills, in [0, 1]: `Σ shares`.
+    coverage: f64,
+    /// Its output weight: the coverage, except for a timeline, whose output is its root
+    /// mixer's value.
+    output: f64,
 }
 
 /// One layer of a graph.
@@ -733,30 +732,26 @@ impl Graph {
             let mut remaining = 1.0;
             let mut untouched = 1.0;
             for layer in self.layers.iter().rev() {
-                let range = &layer.leaves;
                 // An asleep source has no share and changes nothing (×(1 − weight·0)).
-                if !layer.covers(channel) || layer.source.is_asleep() {
-                    continue;
-                }
-                let shares = layer.source.shares(channel);
+                let Some(out) = layer.source.output(channel).filter(|_| layer.covers(channel)) else { continue };
                 let column = if layer.additive { &mut *additive } else { &mut *effective };
+                let column = &mut column[layer.leaves.clone()];
                 let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
-                match layer.source.live_leaves() {
+                match out.live {
                     Some(live) => {
                         for &leaf in live {
-                            column[range.start + leaf as usize] = scale * shares[leaf as usize];
+                            column[leaf as usize] = scale * out.shares[leaf as usize];
                         }
                     }
                     None => {
-                        for (i, share) in range.clone().zip(shares) {
-                            column[i] = scale * share;
+                        for (weight, share) in column.iter_mut().zip(out.shares) {
+                            *weight = scale * share;
                         }
                     }
                 }
                 if !layer.additive {
-                    let (coverage, output) = layer.source.coverage_and_output(channel);
-                    remaining *= 1.0 - layer.weight * coverage.min(1.0);
-                    untouched *= 1.0 - layer.weight * output.min(1.0);
+                    remaining *= 1.0 - layer.weight * out.coverage.min(1.0);
+                    untouched *= 1.0 - layer.weight * out.output.min(1.0);
                 }
             }
             totals.copy_from_slice(&[remaining, 1.0 - untouched]);

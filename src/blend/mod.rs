@@ -34,7 +34,7 @@ pub trait Layout2d {
 
 /// A tree's child weights from its blend inputs, written to `out` (one weight per child, in
 /// layout order). The inputs are `[x]` for `1d`, `[x, y]` for the 2D types and one value per
-/// child for `direct` — see [`blend_inputs`].
+/// child for `direct` — see [`update_blend_inputs`].
 pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
     match layout {
         Layout::OneD { thresholds } => one_d::weights(thresholds, inputs[0], out),
@@ -64,18 +64,27 @@ fn point(inputs: &[f64]) -> Point {
 /// Writes the blend inputs of `tree` to `out` (one per entry of its `parameters`): each
 /// parameter's smoothed value through its dead zone and curve ([`ParamState::blend_input`]);
 /// for the 2D types the pair goes through the radial dead zone instead
-/// ([`params::blend_input_2d`]).
-pub fn blend_inputs(snapshot: &Snapshot, tree: &BlendTree, params: &[ParamState], out: &mut [f64]) {
+/// ([`params::blend_input_2d`]). Returns whether any input differs from what `out` held
+/// (a NaN always counts as changed).
+fn update_blend_inputs(snapshot: &Snapshot, tree: &BlendTree, params: &[ParamState], out: &mut [f64]) -> bool {
     let p = &tree.parameters;
+    let mut changed = false;
+    let mut set = |slot: &mut f64, value: f64| {
+        changed |= *slot != value;
+        *slot = value;
+    };
     if tree.kind.is_2d() {
         let (x, y) = (p[0], p[1]);
         let settings = (&snapshot.parameters[x], &snapshot.parameters[y]);
-        out.copy_from_slice(&params::blend_input_2d((&params[x], &params[y]), settings));
+        let [vx, vy] = params::blend_input_2d((&params[x], &params[y]), settings);
+        set(&mut out[0], vx);
+        set(&mut out[1], vy);
     } else {
-        for (value, &id) in out.iter_mut().zip(p) {
-            *value = params[id].blend_input(&snapshot.parameters[id]);
+        for (slot, &id) in out.iter_mut().zip(p) {
+            set(slot, params[id].blend_input(&snapshot.parameters[id]));
         }
     }
+    changed
 }
 
 /// Divides every weight by their sum. Returns false, leaving the weights as they are, when
@@ -167,18 +176,17 @@ struct Numbers<'a> {
     times: &'a mut [f64],
     child_weights: &'a mut [f64],
     inputs: &'a mut [f64],
-    last_inputs: &'a mut [f64],
 }
 
 impl Counts {
     fn total(self) -> usize {
-        2 * self.leaves + self.children + 2 * self.inputs
+        2 * self.leaves + self.children + self.inputs
     }
 
     fn split(self, numbers: &mut [f64]) -> Numbers<'_> {
         let (l, c, i) = (self.leaves, self.children, self.inputs);
-        let [leaf_weights, times, child_weights, inputs, last_inputs] = crate::parts::split(numbers, [l, l, c, i, i]);
-        Numbers { leaf_weights, times, child_weights, inputs, last_inputs }
+        let [leaf_weights, times, child_weights, inputs] = crate::parts::split(numbers, [l, l, c, i]);
+        Numbers { leaf_weights, times, child_weights, inputs }
     }
 }
 
@@ -264,8 +272,9 @@ impl TreeShape {
 pub struct TreeRuntime {
     shape: Arc<TreeShape>,
     /// Everything a frame changes, in one block of memory so that a frame touches one place:
-    /// leaf weights, leaf times (seconds), child weights (node after node), this frame's blend
-    /// inputs and those of the last evaluation (the cache key) — see [`Counts::split`].
+    /// leaf weights, leaf times (seconds), child weights (node after node) and the blend
+    /// inputs of the last evaluation (the cache key: weights are recomputed only when a
+    /// frame's inputs differ) — see [`Counts::split`].
     numbers: Vec<f64>,
     /// Whether the weights were computed at least once (the last inputs mean something).
     evaluated: bool,
@@ -358,10 +367,12 @@ impl TreeRuntime {
     pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
         let shape = &*self.shape;
         let n = shape.counts.split(&mut self.numbers);
+        let mut changed = !self.evaluated;
         for node in &shape.nodes {
-            blend_inputs(snapshot, &snapshot.blend_trees[node.tree], params, &mut n.inputs[node.inputs.clone()]);
+            let tree = &snapshot.blend_trees[node.tree];
+            changed |= update_blend_inputs(snapshot, tree, params, &mut n.inputs[node.inputs.clone()]);
         }
-        if !self.evaluated || n.inputs != n.last_inputs {
+        if changed {
             self.evaluations += 1;
             if shape.is_flat() {
                 child_weights(&snapshot.blend_trees[shape.nodes[0].tree].layout, n.inputs, n.leaf_weights);
@@ -372,7 +383,6 @@ impl TreeRuntime {
                 }
                 multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
             }
-            n.last_inputs.copy_from_slice(n.inputs);
             self.evaluated = true;
         }
         if dt > 0.0 {
@@ -393,7 +403,7 @@ impl TreeRuntime {
         let all_child_weights =
             if self.shape.is_flat() { self.leaf_weights() } else { &self.numbers[2 * c.leaves..][..c.children] };
         let child_weights = &all_child_weights[n.children.clone()];
-        let last_inputs = &self.numbers[2 * c.leaves + c.children + c.inputs..];
+        let last_inputs = &self.numbers[2 * c.leaves + c.children..];
         let inputs = if self.evaluated { last_inputs[n.inputs.clone()].to_vec() } else { Vec::new() };
         let layout = &snapshot.blend_trees[n.tree].layout;
         let detail = if self.evaluated { explain_layout(layout, &inputs) } else { Detail::Plain };

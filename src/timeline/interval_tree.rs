@@ -102,7 +102,7 @@ impl IntervalTree {
 
     /// Appends to `out` the items whose interval contains `t` (`start ≤ t < end`), in tree
     /// order (callers that need a fixed order sort the result).
-    pub fn query(&self, t: Ticks, out: &mut Vec<u32>) {
+    pub fn query(&self, t: Ticks, out: &mut impl Extend<u32>) {
         let mut index = if self.nodes.is_empty() { NONE } else { 0 };
         while index != NONE {
             let node = self.nodes[index as usize];

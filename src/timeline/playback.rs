@@ -16,7 +16,14 @@ use crate::config::timeline::WrapMode;
 use crate::event::EventKind;
 use crate::time::{FrameTime, Ticks};
 
+use smallvec::{SmallVec, smallvec};
+
 use super::lifecycle::Lifecycle;
+
+/// Clip or leaf indices, and flags by clip or leaf: a playback of a few clips keeps them
+/// inside itself, next to the numbers a frame reads with them.
+type Indices = SmallVec<[u32; 4]>;
+type Flags = SmallVec<[bool; 8]>;
 use super::{ClipMotion, Timeline, TimelineId};
 
 /// Where a playback is in its life.
@@ -106,25 +113,25 @@ pub struct Playback {
     start: Ticks,
     /// Wrapped time of the last evaluation.
     time: Ticks,
-    emitted_once: Vec<bool>,
+    emitted_once: Flags,
     // Active-set bookkeeping, reused every frame (no allocation on the hot path).
-    active: Vec<u32>,
-    query: Vec<u32>,
-    enabled: Vec<bool>,
+    active: Indices,
+    query: Indices,
+    enabled: Flags,
     /// Where each kind of mixer number sits in `numbers`.
     layout: Layout,
     /// Every mixer number in one block of memory, so that a frame touches one place
     /// ([`Layout`] says what each part holds).
-    numbers: Vec<f64>,
+    numbers: SmallVec<[f64; 16]>,
     /// Per layer: the channel indices it affects (`None` = all).
     layer_channels: Vec<Option<Vec<usize>>>,
     /// Per clip: its leaves (empty for clips without an animation motion).
     clip_leaves: Vec<std::ops::Range<usize>>,
     /// Leaves the last composition wrote (the active clips' leaves).
-    written: Vec<u32>,
+    written: Indices,
     /// Leaves written or cleared since the graph last read them (`is_live` marks them).
-    live: Vec<u32>,
-    is_live: Vec<bool>,
+    live: Indices,
+    is_live: Flags,
     inner: Vec<Inner>,
     leaves: Vec<PlaybackLeaf>,
     /// Task lifecycles (REFERENCE §4).
@@ -219,17 +226,17 @@ impl Playback {
             last: None,
             start,
             time: start,
-            emitted_once: vec![false; def.markers.len()],
-            active: Vec::new(),
-            query: Vec::new(),
-            enabled: vec![false; clips],
-            numbers: vec![0.0; layout.total()],
+            emitted_once: smallvec![false; def.markers.len()],
+            active: Indices::new(),
+            query: Indices::new(),
+            enabled: smallvec![false; clips],
+            numbers: smallvec![0.0; layout.total()],
             layout,
             layer_channels,
             clip_leaves,
-            written: Vec::new(),
-            live: Vec::new(),
-            is_live: vec![false; leaves.len()],
+            written: Indices::new(),
+            live: Indices::new(),
+            is_live: smallvec![false; leaves.len()],
             inner,
             lifecycle,
             leaves,
