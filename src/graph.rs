@@ -56,6 +56,26 @@ impl TimelineSlot {
         let awake = playback.is_some();
         TimelineSlot { timeline, playback, serial, awake }
     }
+
+    /// One logic frame of an awake slot (`dt` seconds; 0 only evaluates); it falls asleep
+    /// once its playback stopped and its last weights were composed.
+    #[inline(never)]
+    fn update(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        dt: f64,
+        now: FrameTime,
+        events: &mut Vec<EventKind>,
+    ) {
+        let Some(playback) = self.playback.as_mut() else { return };
+        if dt > 0.0 {
+            playback.advance(snapshot, params, now, dt, events);
+        } else {
+            playback.evaluate_now(snapshot, params, now, events);
+        }
+        self.awake = playback.state() == PlaybackState::Playing || !playback.live_leaves().is_empty();
+    }
 }
 
 /// What a layer plays.
@@ -129,6 +149,25 @@ impl TransitionSet {
     pub fn complete(&mut self, token: &Token) -> Completion {
         self.fades.retain(|f| f.token != *token);
         self.arbiter.complete(token)
+    }
+
+    /// One logic frame (`dt` seconds; 0 only evaluates) of every state, then of the fades.
+    #[inline(never)]
+    fn update(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        dt: f64,
+        now: FrameTime,
+        events: &mut Vec<EventKind>,
+    ) {
+        for state in &mut self.states {
+            state.source.update(snapshot, params, dt, now, events);
+        }
+        if dt > 0.0 {
+            self.advance(dt, events);
+        }
+        self.refresh();
     }
 
     /// One frame: every fade advances; the newest sets the weights; fades whose countdown
@@ -335,24 +374,9 @@ impl Source {
             Source::Clip(clip) => {
                 clip.time = snapshot.clips[clip.clip].place(clip.time + dt);
             }
-            Source::Timeline(slot) => {
-                let Some(playback) = slot.playback.as_mut().filter(|_| slot.awake) else { return };
-                if dt > 0.0 {
-                    playback.advance(snapshot, params, now, dt, events);
-                } else {
-                    playback.evaluate_now(snapshot, params, now, events);
-                }
-                slot.awake = playback.state() == PlaybackState::Playing || !playback.live_leaves().is_empty();
-            }
-            Source::Transitions(set) => {
-                for state in &mut set.states {
-                    state.source.update(snapshot, params, dt, now, events);
-                }
-                if dt > 0.0 {
-                    set.advance(dt, events);
-                }
-                set.refresh();
-            }
+            Source::Timeline(slot) if slot.awake => slot.update(snapshot, params, dt, now, events),
+            Source::Timeline(_) => {}
+            Source::Transitions(set) => set.update(snapshot, params, dt, now, events),
         }
     }
 

@@ -146,22 +146,29 @@ pub struct Playback {
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Layout {
     lengths: [usize; 10],
+    /// Where each part starts (the running sums of `lengths`), then the total.
+    starts: [usize; 11],
     leaves: usize,
 }
 
 impl Layout {
     fn new(def: &Timeline, channels: usize, leaves: usize) -> Self {
         let (c, l, t) = (def.clips.len(), def.layers.len(), def.tracks.len());
-        Layout { lengths: [c, c, c, l, l, l, t, channels * leaves, channels, channels], leaves }
+        let lengths = [c, c, c, l, l, l, t, channels * leaves, channels, channels];
+        let mut starts = [0; 11];
+        for k in 0..lengths.len() {
+            starts[k + 1] = starts[k] + lengths[k];
+        }
+        Layout { lengths, starts, leaves }
     }
 
     fn total(self) -> usize {
-        self.lengths.iter().sum()
+        self.starts[10]
     }
 
     /// Where part `k` starts.
     fn start(self, k: usize) -> usize {
-        self.lengths[..k].iter().sum()
+        self.starts[k]
     }
 
     fn split(self, numbers: &mut [f64]) -> [&mut [f64]; 10] {
