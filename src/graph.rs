@@ -750,7 +750,9 @@ impl Graph {
 
     fn compose(&mut self) {
         let count = self.leaves.len();
-        for (channel, numbers) in self.numbers.chunks_exact_mut(2 * count + 2).enumerate() {
+        let stride = 2 * count + 2;
+        for channel in 0..self.channels.len() {
+            let numbers = &mut self.numbers[channel * stride..][..stride];
             let (effective, rest) = numbers.split_at_mut(count);
             let (additive, totals) = rest.split_at_mut(count);
             let mut remaining = 1.0;
