@@ -583,14 +583,15 @@ impl Graph {
         prefetch::soon(self.layers.as_ptr());
     }
 
-    /// Prefetches what the layers point at: tree numbers, awake playbacks. Call it once the
-    /// layers themselves are likely in cache.
+    /// Prefetches what the layers point at: tree numbers, and the whole of each awake playback
+    /// (a frame reads it at many places, and playbacks sit wherever their first `play` put
+    /// them). Call it once the layers themselves are likely in cache.
     pub fn prefetch_sources(&self) {
         for layer in &self.layers {
             match &layer.source {
                 Source::BlendTree(tree) => prefetch::soon(tree.leaf_weights().as_ptr()),
                 Source::Timeline(TimelineSlot { playback: Some(playback), awake: true, .. }) => {
-                    prefetch::soon(&**playback)
+                    prefetch::soon_all(&**playback)
                 }
                 _ => {}
             }

@@ -15,3 +15,12 @@ pub fn soon<T>(data: *const T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = data;
 }
+
+/// Asks for every cache line of `data` (a struct, or a slice's elements).
+#[inline]
+pub fn soon_all<T: ?Sized>(data: &T) {
+    let start = (data as *const T).cast::<u8>();
+    for offset in (0..std::mem::size_of_val(data)).step_by(64) {
+        soon(start.wrapping_add(offset));
+    }
+}
