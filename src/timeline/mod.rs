@@ -131,6 +131,13 @@ impl TimelineClip {
         1.0 - self.mix_out_curve.at((t.secs() - mix_out_start) / self.mix_out)
     }
 
+    /// Whether a playback keeps state of its own for this clip: a blend tree or a nested
+    /// timeline on an animation layer. Every other clip shows its motion clip whole (inner
+    /// share 1) or nothing.
+    pub fn has_inner_runtime(&self) -> bool {
+        self.layer.is_some() && matches!(self.motion, Some(ClipMotion::Tree(_) | ClipMotion::Timeline(_)))
+    }
+
     /// The clip's mixer input weight at timeline time `t` (REFERENCE §3.3): in the content
     /// interval `[start, end]` `mix_in(t)·mix_out(t)`; before it (pre-extrapolation)
     /// `mix_in(start)`; after it `mix_out(end)`.

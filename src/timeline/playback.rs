@@ -124,9 +124,9 @@ pub struct Playback {
     /// ([`Layout`] says what each part holds).
     numbers: SmallVec<[f64; 16]>,
     /// Per layer: the channel indices it affects (`None` = all).
-    layer_channels: Vec<Option<Vec<usize>>>,
+    layer_channels: SmallVec<[Option<Vec<usize>>; 2]>,
     /// Per clip: its leaves (empty for clips without an animation motion).
-    clip_leaves: Vec<std::ops::Range<usize>>,
+    clip_leaves: SmallVec<[std::ops::Range<usize>; 2]>,
     /// Leaves the last composition wrote (the active clips' leaves).
     written: Indices,
     /// Leaves written or cleared since the graph last read them (`is_live` marks them).
@@ -184,7 +184,7 @@ impl Playback {
         let clips = def.clips.len();
         let mut leaves = Vec::new();
         let mut inner = Vec::with_capacity(clips);
-        let mut clip_leaves = Vec::with_capacity(clips);
+        let mut clip_leaves = SmallVec::with_capacity(clips);
         for (c, clip) in def.clips.iter().enumerate() {
             let first = leaves.len();
             match clip.motion.filter(|_| clip.layer.is_some()) {
@@ -576,16 +576,19 @@ impl Playback {
             changed |= weight != clip_weights[c];
             clip_weights[c] = weight;
             clip_times[c] = clip.local_time_at(t);
-            changed |= !matches!(self.inner[c], Inner::None);
-            match &mut self.inner[c] {
-                Inner::None => {}
-                Inner::Tree(tree) => tree.update(snapshot, params, dt),
-                Inner::Nested(nested) => {
-                    let nested_def = &snapshot.timelines[nested.timeline];
-                    let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO);
-                    let time = wrap(nested_def, local.max(Ticks::ZERO));
-                    let mut ignored = Vec::new();
-                    nested.evaluate(snapshot, params, time, dt, &mut ignored);
+            // Only a clip with a runtime of its own reads `inner` (the others skip its memory).
+            if clip.has_inner_runtime() {
+                changed = true;
+                match &mut self.inner[c] {
+                    Inner::None => {}
+                    Inner::Tree(tree) => tree.update(snapshot, params, dt),
+                    Inner::Nested(nested) => {
+                        let nested_def = &snapshot.timelines[nested.timeline];
+                        let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO);
+                        let time = wrap(nested_def, local.max(Ticks::ZERO));
+                        let mut ignored = Vec::new();
+                        nested.evaluate(snapshot, params, time, dt, &mut ignored);
+                    }
                 }
             }
         }
@@ -725,10 +728,12 @@ fn compose_channel(
     let mut coverage = 0.0;
     for &c in active {
         let c = c as usize;
-        let Some(l) = def.clips[c].layer else { continue };
+        let clip = &def.clips[c];
+        let Some(l) = clip.layer else { continue };
         let clip_share = layer_factors[l] * clip_shares[c];
         for leaf in clip_leaves[c].clone() {
-            let share = clip_share * inner_share(leaf);
+            // A plain clip's one leaf has inner share 1 (its runtime data is not read).
+            let share = if clip.has_inner_runtime() { clip_share * inner_share(leaf) } else { clip_share };
             shares[leaf] = share;
             coverage += share;
         }
