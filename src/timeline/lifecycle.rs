@@ -44,6 +44,21 @@ impl Lifecycle {
         }
     }
 
+    /// Starts over as [`Lifecycle::new`] would, in the memory it has (a replayed hit
+    /// allocates nothing).
+    pub fn restart(&mut self, def: &Timeline, start: Ticks, source: std::fmt::Arguments) {
+        use std::fmt::Write;
+        self.frame = def.frame_rate.map_or(0, |rate| start.last_frame_at(rate)) - 1;
+        self.offset = 0;
+        for flags in [&mut self.begun, &mut self.finished] {
+            flags.clear();
+            flags.resize(def.clips.len(), false);
+        }
+        self.flow.clear();
+        self.source.clear();
+        let _ = self.source.write_fmt(source);
+    }
+
     /// The last local frame processed.
     pub fn frame(&self) -> i64 {
         self.frame

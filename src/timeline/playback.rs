@@ -290,10 +290,10 @@ impl Playback {
     /// composition wrote stay listed, so the next one clears them.
     pub fn restart(&mut self, snapshot: &Snapshot, now: FrameTime, start: Ticks, serial: u64) {
         let def = &snapshot.timelines[self.timeline];
-        self.reset(snapshot, now, start, format!("{}#{serial}", def.name));
+        self.reset(snapshot, now, start, format_args!("{}#{serial}", def.name));
     }
 
-    fn reset(&mut self, snapshot: &Snapshot, now: FrameTime, start: Ticks, source: String) {
+    fn reset(&mut self, snapshot: &Snapshot, now: FrameTime, start: Ticks, source: std::fmt::Arguments) {
         let def = &snapshot.timelines[self.timeline];
         (self.anchor, self.anchor_time, self.start, self.time) = (now, start, start, start);
         self.state = PlaybackState::Playing;
@@ -307,12 +307,12 @@ impl Playback {
                 Inner::None => {}
                 Inner::Tree(tree) => *tree = TreeRuntime::new(snapshot, tree.root()),
                 Inner::Nested(nested) => {
-                    let name = format!("{}#0", snapshot.timelines[nested.timeline].name);
-                    nested.reset(snapshot, now, Ticks::ZERO, name);
+                    let name = &snapshot.timelines[nested.timeline].name;
+                    nested.reset(snapshot, now, Ticks::ZERO, format_args!("{name}#0"));
                 }
             }
         }
-        self.lifecycle = Lifecycle::new(def, start, source);
+        self.lifecycle.restart(def, start, source);
     }
 
     /// Names this playback `serial` in its tasks' source ids (`timeline#serial/clip`).
