@@ -27,7 +27,7 @@
 use std::fmt;
 use std::time::Instant;
 
-use crate::compile::compile;
+use crate::compile::{ParamId, compile};
 use crate::config::SourceFile;
 use crate::session::{ActorId, ActorSpec, Session};
 use crate::time::Ticks;
@@ -149,52 +149,82 @@ pub fn checksum(characters: &[Character]) -> f64 {
     sum
 }
 
+/// The crowd in the engine: a session with one actor per character, at WORKLOAD §3's
+/// initial state, stepped one WORKLOAD frame at a time.
+pub struct Crowd {
+    session: Session,
+    ids: Vec<ActorId>,
+    speed: ParamId,
+}
+
+fn fail(e: crate::session::SessionError) -> String {
+    e.to_string()
+}
+
+impl Crowd {
+    /// Compiles [`CROWD_LIBRARY`] and spawns `actors` characters at their start phases.
+    pub fn new(actors: usize) -> Result<Crowd, String> {
+        let compiled = compile(&[SourceFile { path: "crowd.toml".into(), text: CROWD_LIBRARY.into() }]);
+        let snapshot = compiled.snapshot.ok_or("the crowd library does not compile")?;
+        let mut session = Session::new(snapshot);
+        let mut ids: Vec<ActorId> = Vec::with_capacity(actors);
+        for i in 0..actors {
+            let id = session.spawn(&format!("c{i}"), ActorSpec::Graph("crowd".into())).map_err(fail)?;
+            for (leaf, length) in LOCOMOTION.iter().zip(LENGTHS) {
+                session.set_local_time(id, leaf, phase(i) * length).map_err(fail)?;
+            }
+            ids.push(id);
+        }
+        let speed = session.snapshot().parameter_id("speed").ok_or("the crowd library has no `speed`")?;
+        Ok(Crowd { session, ids, speed })
+    }
+
+    /// WORKLOAD frame `f`: every character's input and hit through the session API, then one
+    /// logic frame of the session's clock.
+    pub fn frame(&mut self, f: usize) -> Result<(), String> {
+        for (i, &id) in self.ids.iter().enumerate() {
+            self.session.set_param_by_id(id, self.speed, input(f, i)).map_err(fail)?;
+            if hit_now(f, i) {
+                self.session.play(id, "hit_reaction", Some("hit"), Ticks::ZERO).map_err(fail)?;
+            }
+        }
+        let frame = self.session.plan_frames(1).map_err(fail)?;
+        self.session.run_frames(frame, |_, _| {});
+        Ok(())
+    }
+
+    /// What the engine reports for every character: each leaf's effective weight and local
+    /// time; a character never hit has no hit leaf (weight 0, time 0).
+    pub fn characters(&self) -> Vec<Character> {
+        let reported = |id: ActorId| {
+            let graph = self.session.actor(id).graph();
+            let leaf =
+                |name: &str| graph.leaf_index(name).map_or((0.0, 0.0), |l| (graph.weights(0)[l], graph.local_time(l)));
+            let mut out = [0.0; 8];
+            for (k, name) in LOCOMOTION.iter().chain(["hit"].iter()).enumerate() {
+                (out[k], out[k + 4]) = leaf(name);
+            }
+            out
+        };
+        self.ids.iter().map(|&id| reported(id)).collect()
+    }
+}
+
 /// Runs the crowd through the engine. Returns the line and every character's final state.
 pub fn crowd_engine(actors: usize, frames: usize) -> Result<(BenchLine, Vec<Character>), String> {
     let setup = Instant::now();
-    let compiled = compile(&[SourceFile { path: "crowd.toml".into(), text: CROWD_LIBRARY.into() }]);
-    let snapshot = compiled.snapshot.ok_or("the crowd library does not compile")?;
-    let mut session = Session::new(snapshot);
-    let fail = |e: crate::session::SessionError| e.to_string();
-    let mut ids: Vec<ActorId> = Vec::with_capacity(actors);
-    for i in 0..actors {
-        let id = session.spawn(&format!("c{i}"), ActorSpec::Graph("crowd".into())).map_err(fail)?;
-        for (leaf, length) in LOCOMOTION.iter().zip(LENGTHS) {
-            session.set_local_time(id, leaf, phase(i) * length).map_err(fail)?;
-        }
-        ids.push(id);
-    }
-    let speed = session.snapshot().parameter_id("speed").ok_or("the crowd library has no `speed`")?;
+    let mut crowd = Crowd::new(actors)?;
     let setup_s = setup.elapsed().as_secs_f64();
 
     let timed = Instant::now();
     for f in 0..frames {
-        for (i, &id) in ids.iter().enumerate() {
-            session.set_param_by_id(id, speed, input(f, i)).map_err(fail)?;
-            if hit_now(f, i) {
-                session.play(id, "hit_reaction", Some("hit"), Ticks::ZERO).map_err(fail)?;
-            }
-        }
-        let frame = session.plan_frames(1).map_err(fail)?;
-        session.run_frames(frame, |_, _| {});
+        crowd.frame(f)?;
     }
     let wall_s = timed.elapsed().as_secs_f64();
 
-    let characters: Vec<Character> = ids.iter().map(|&id| reported(&session, id)).collect();
+    let characters = crowd.characters();
     let line = BenchLine { name: "blendlab", wall_s, checksum: checksum(&characters), actors, frames, setup_s };
     Ok((line, characters))
-}
-
-/// What the engine reports for one actor: each leaf's effective weight and local time; a
-/// character never hit has no hit leaf (weight 0, time 0).
-fn reported(session: &Session, id: ActorId) -> Character {
-    let graph = session.actor(id).graph();
-    let leaf = |name: &str| graph.leaf_index(name).map_or((0.0, 0.0), |l| (graph.weights(0)[l], graph.local_time(l)));
-    let mut out = [0.0; 8];
-    for (k, name) in LOCOMOTION.iter().chain(["hit"].iter()).enumerate() {
-        (out[k], out[k + 4]) = leaf(name);
-    }
-    out
 }
 
 /// The same arithmetic by hand over structure-of-arrays `f64` (WORKLOAD §3–§4, step for
