@@ -4,7 +4,6 @@
 /// Child weights from the children's parameter values, written to `out`: `w_i = value_i`;
 /// with `normalize`, divided by `Σ value` when that sum is > 0 (REFERENCE §2.6). All zero
 /// stays all zero: the tree then covers nothing and the default pose shows (§2.7).
-#[inline(never)]
 pub fn weights(values: &[f64], normalize: bool, out: &mut [f64]) {
     out.copy_from_slice(values);
     if normalize {

@@ -61,7 +61,6 @@ impl Layout2d for FreeformCartesian {
     /// Child weights for input `p`, written to `out`: the band values divided by their sum;
     /// if the sum is 0 the nearest child gets 1 **(ours; with distinct positions it never
     /// is: the nearest child's bands are all ≥ 1/2)**. At a child's position: exactly 1.
-    #[inline(never)]
     fn weights(&self, p: Point, out: &mut [f64]) {
         if band::exact_at_sample(&self.positions, p, out) {
             return;

@@ -119,7 +119,6 @@ impl Layout2d for FreeformDirectional {
 
     /// Child weights for input `p`, written to `out`: the band values divided by their sum,
     /// or `1/n` each when the sum is 0. At a child's position: exactly 1.
-    #[inline(never)]
     fn weights(&self, p: Point, out: &mut [f64]) {
         if band::exact_at_sample(&self.positions, p, out) {
             return;

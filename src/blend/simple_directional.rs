@@ -99,7 +99,6 @@ impl Layout2d for SimpleDirectional {
     /// Child weights for input `p`, written to `out`: A and B get their weights from
     /// [`SimpleDirectional::solve`], the centre child gets `c`, or with no centre child
     /// every child gets `+c/n`.
-    #[inline(never)]
     fn weights(&self, p: Point, out: &mut [f64]) {
         let solution = self.solve(p);
         out.fill(0.0);

@@ -224,7 +224,6 @@ impl Layout2d for Triangulated {
 
     /// Child weights for input `p`, written to `out`, from [`Triangulated::locate`]:
     /// children outside the located triangle or edge get 0.
-    #[inline(never)]
     fn weights(&self, p: Point, out: &mut [f64]) {
         out.fill(0.0);
         match self.locate(p) {
