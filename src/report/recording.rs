@@ -36,6 +36,38 @@ impl Column {
     }
 }
 
+/// A column as a sample meets it, with borrowed names: a frame's sample allocates no names
+/// unless the column is new.
+#[derive(Copy, Clone)]
+enum ColumnRef<'a> {
+    Parameter(&'a str),
+    Weight { leaf: &'a str, channel: &'a str, additive: bool },
+    Time { leaf: &'a str },
+}
+
+impl ColumnRef<'_> {
+    fn is(self, column: &Column) -> bool {
+        match (self, column) {
+            (ColumnRef::Parameter(a), Column::Parameter(b)) => a == b,
+            (ColumnRef::Weight { leaf, channel, additive }, Column::Weight { leaf: l, channel: c, additive: d }) => {
+                leaf == l && channel == c && additive == *d
+            }
+            (ColumnRef::Time { leaf }, Column::Time { leaf: l }) => leaf == l,
+            _ => false,
+        }
+    }
+
+    fn to_column(self) -> Column {
+        match self {
+            ColumnRef::Parameter(name) => Column::Parameter(name.into()),
+            ColumnRef::Weight { leaf, channel, additive } => {
+                Column::Weight { leaf: leaf.into(), channel: channel.into(), additive }
+            }
+            ColumnRef::Time { leaf } => Column::Time { leaf: leaf.into() },
+        }
+    }
+}
+
 /// One sample: the frame's time and index, and a value per column (`None`: not there yet).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -102,12 +134,12 @@ impl Recording {
         let mut values = vec![None; self.columns.len()];
         // Columns come in the same order every frame: each is looked for after the last first.
         let mut next = 0;
-        let mut put = |columns: &mut Vec<Column>, column: Column, value: f64| {
-            let index = if columns.get(next) == Some(&column) {
+        let mut put = |columns: &mut Vec<Column>, column: ColumnRef, value: f64| {
+            let index = if columns.get(next).is_some_and(|c| column.is(c)) {
                 next
             } else {
-                columns.iter().position(|c| *c == column).unwrap_or_else(|| {
-                    columns.push(column);
+                columns.iter().position(|c| column.is(c)).unwrap_or_else(|| {
+                    columns.push(column.to_column());
                     columns.len() - 1
                 })
             };
@@ -119,18 +151,18 @@ impl Recording {
         };
         for p in graph.parameters() {
             let parameter = &session.snapshot().parameters[p];
-            put(&mut self.columns, Column::Parameter(parameter.name.clone()), actor.params()[p].smoothed);
+            put(&mut self.columns, ColumnRef::Parameter(&parameter.name), actor.params()[p].smoothed);
         }
         for (i, leaf) in graph.leaves().iter().enumerate() {
             let additive = graph.layers()[leaf.layer].additive;
             for (c, channel) in graph.channels().iter().enumerate() {
-                let column = Column::Weight { leaf: leaf.name.clone(), channel: channel.clone(), additive };
+                let column = ColumnRef::Weight { leaf: &leaf.name, channel, additive };
                 let weight = if additive { graph.additive_weights(c)[i] } else { graph.weights(c)[i] };
                 put(&mut self.columns, column, weight);
             }
         }
         for (i, leaf) in graph.leaves().iter().enumerate() {
-            put(&mut self.columns, Column::Time { leaf: leaf.name.clone() }, graph.local_time(i));
+            put(&mut self.columns, ColumnRef::Time { leaf: &leaf.name }, graph.local_time(i));
         }
         self.rows.push(Row { time: session.clock().time().secs(), frame, values });
         if let Some(keep) = self.keep
