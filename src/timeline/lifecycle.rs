@@ -16,7 +16,7 @@ enum Phase {
 }
 
 /// The per-playback task state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Lifecycle {
     /// The last local frame processed (−1, or `from_frame − 1`, before the first).
     frame: i64,
@@ -31,17 +31,12 @@ pub struct Lifecycle {
 }
 
 impl Lifecycle {
-    /// A lifecycle that will next run the frame containing timeline time `start`.
-    pub fn new(def: &Timeline, start: Ticks, source: String) -> Self {
-        let first = def.frame_rate.map_or(0, |rate| start.last_frame_at(rate));
-        Lifecycle {
-            frame: first - 1,
-            offset: 0,
-            begun: vec![false; def.clips.len()],
-            finished: vec![false; def.clips.len()],
-            flow: Vec::new(),
-            source,
-        }
+    /// A lifecycle that will next run the frame containing timeline time `start`, naming its
+    /// tasks' sources `source` (`timeline#serial`).
+    pub fn new(def: &Timeline, start: Ticks, source: std::fmt::Arguments) -> Self {
+        let mut lifecycle = Lifecycle::default();
+        lifecycle.restart(def, start, source);
+        lifecycle
     }
 
     /// Starts over as [`Lifecycle::new`] would, in the memory it has (a replayed hit

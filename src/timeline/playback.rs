@@ -19,12 +19,12 @@ use crate::time::{FrameTime, Ticks};
 use smallvec::{SmallVec, smallvec};
 
 use super::lifecycle::Lifecycle;
+use super::{ClipMotion, Timeline, TimelineId};
 
 /// Clip or leaf indices, and flags by clip or leaf: a playback of a few clips keeps them
 /// inside itself, next to the numbers a frame reads with them.
 type Indices = SmallVec<[u32; 4]>;
 type Flags = SmallVec<[bool; 8]>;
-use super::{ClipMotion, Timeline, TimelineId};
 
 /// Where a playback is in its life.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -146,29 +146,22 @@ pub struct Playback {
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Layout {
     lengths: [usize; 10],
-    /// Where each part starts (the running sums of `lengths`), then the total.
-    starts: [usize; 11],
     leaves: usize,
 }
 
 impl Layout {
     fn new(def: &Timeline, channels: usize, leaves: usize) -> Self {
         let (c, l, t) = (def.clips.len(), def.layers.len(), def.tracks.len());
-        let lengths = [c, c, c, l, l, l, t, channels * leaves, channels, channels];
-        let mut starts = [0; 11];
-        for k in 0..lengths.len() {
-            starts[k + 1] = starts[k] + lengths[k];
-        }
-        Layout { lengths, starts, leaves }
+        Layout { lengths: [c, c, c, l, l, l, t, channels * leaves, channels, channels], leaves }
     }
 
     fn total(self) -> usize {
-        self.starts[10]
+        self.lengths.iter().sum()
     }
 
     /// Where part `k` starts.
     fn start(self, k: usize) -> usize {
-        self.starts[k]
+        self.lengths[..k].iter().sum()
     }
 
     fn split(self, numbers: &mut [f64]) -> [&mut [f64]; 10] {
@@ -223,7 +216,7 @@ impl Playback {
                 l.mask.as_ref().map(|m| m.iter().filter_map(|name| channels.iter().position(|c| c == name)).collect())
             })
             .collect();
-        let lifecycle = Lifecycle::new(def, start, format!("{}#0", def.name));
+        let lifecycle = Lifecycle::new(def, start, format_args!("{}#0", def.name));
         let layout = Layout::new(def, channels.len(), leaves.len());
         Playback {
             timeline,
@@ -318,7 +311,7 @@ impl Playback {
     /// Names this playback `serial` in its tasks' source ids (`timeline#serial/clip`).
     pub fn with_serial(mut self, snapshot: &Snapshot, serial: u64) -> Self {
         let def = &snapshot.timelines[self.timeline];
-        self.lifecycle = Lifecycle::new(def, self.start, format!("{}#{serial}", def.name));
+        self.lifecycle = Lifecycle::new(def, self.start, format_args!("{}#{serial}", def.name));
         self
     }
 
