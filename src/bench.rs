@@ -295,6 +295,61 @@ pub fn crowd_floor(actors: usize, frames: usize) -> (BenchLine, Vec<Character>) 
     (line, characters)
 }
 
+/// `runs` timed runs of the engine and the floor, alternating (engine, floor, engine, …), each
+/// on a fresh crowd: both halves of a pair see the machine in the same state, so the ratio of
+/// a pair is steadier than either time on a machine whose speed drifts.
+pub struct Comparison {
+    /// The engine's and the floor's line of each run, in run order.
+    pub engine: Vec<BenchLine>,
+    pub floor: Vec<BenchLine>,
+}
+
+/// Runs the crowd `runs` times (at least once) through the engine and by hand, alternating.
+/// Returns the runs and the engine's final characters (the same in every run).
+pub fn compare(actors: usize, frames: usize, runs: usize) -> Result<(Comparison, Vec<Character>), String> {
+    let mut comparison = Comparison { engine: Vec::new(), floor: Vec::new() };
+    let mut characters = Vec::new();
+    for _ in 0..runs.max(1) {
+        let (engine, engine_characters) = crowd_engine(actors, frames)?;
+        comparison.engine.push(engine);
+        comparison.floor.push(crowd_floor(actors, frames).0);
+        characters = engine_characters;
+    }
+    Ok((comparison, characters))
+}
+
+impl Comparison {
+    /// The engine's median run by ns per character-frame (the lower middle one of an even
+    /// count: always a run that happened).
+    pub fn median_engine(&self) -> &BenchLine {
+        median_line(&self.engine)
+    }
+
+    pub fn median_floor(&self) -> &BenchLine {
+        median_line(&self.floor)
+    }
+
+    /// Each run's engine time over its floor time, in run order.
+    pub fn ratios(&self) -> Vec<f64> {
+        self.engine.iter().zip(&self.floor).map(|(e, f)| e.ns_per_char_frame() / f.ns_per_char_frame()).collect()
+    }
+
+    /// How far the engine is from the floor over the runs: the median (lower middle), least
+    /// and greatest ratio of a run, as one line.
+    pub fn ratio_line(&self) -> String {
+        let mut ratios = self.ratios();
+        ratios.sort_by(f64::total_cmp);
+        let (median, least, greatest) = (ratios[(ratios.len() - 1) / 2], ratios[0], ratios[ratios.len() - 1]);
+        format!("ratio blendlab/floor median={median:.2} min={least:.2} max={greatest:.2} runs={}", ratios.len())
+    }
+}
+
+fn median_line(lines: &[BenchLine]) -> &BenchLine {
+    let mut order: Vec<&BenchLine> = lines.iter().collect();
+    order.sort_by(|a, b| a.ns_per_char_frame().total_cmp(&b.ns_per_char_frame()));
+    order[(order.len() - 1) / 2]
+}
+
 /// WORKLOAD's per-character dump (`CROWD_DUMP`): `i` and the eight values, 17 significant
 /// digits.
 pub fn dump(characters: &[Character]) -> String {
@@ -307,4 +362,40 @@ pub fn dump(characters: &[Character]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of `ns` per character-frame, exactly: `ns` seconds over 1e9 character-frames.
+    fn line(name: &'static str, ns: f64) -> BenchLine {
+        BenchLine { name, wall_s: ns, checksum: 0.0, actors: 1_000_000_000, frames: 1, setup_s: 0.0 }
+    }
+
+    fn comparison(engine: &[f64], floor: &[f64]) -> Comparison {
+        Comparison {
+            engine: engine.iter().map(|&ns| line("blendlab", ns)).collect(),
+            floor: floor.iter().map(|&ns| line("floor", ns)).collect(),
+        }
+    }
+
+    #[test]
+    fn the_median_is_a_run_that_happened() {
+        // (engine ns per run, the median run's ns): odd counts take the middle, even the
+        // lower middle, whatever the order of the runs.
+        let table: &[(&[f64], f64)] = &[(&[120.0], 120.0), (&[130.0, 110.0, 120.0], 120.0), (&[140.0, 110.0], 110.0)];
+        for &(engine, median) in table {
+            let runs = comparison(engine, &vec![20.0; engine.len()]);
+            assert_eq!(runs.median_engine().ns_per_char_frame(), median, "{engine:?}");
+        }
+    }
+
+    #[test]
+    fn ratios_pair_each_engine_run_with_its_floor_run() {
+        let runs = comparison(&[120.0, 100.0, 150.0], &[20.0, 25.0, 20.0]);
+        assert_eq!(runs.ratios(), [6.0, 4.0, 7.5]);
+        assert_eq!(runs.median_floor().ns_per_char_frame(), 20.0);
+        assert_eq!(runs.ratio_line(), "ratio blendlab/floor median=6.00 min=4.00 max=7.50 runs=3");
+    }
 }

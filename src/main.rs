@@ -108,6 +108,10 @@ enum Workload {
         /// Logic frames at 60 Hz (F).
         #[arg(long, default_value_t = 600)]
         frames: usize,
+        /// Runs of each, alternating engine and floor: prints the median run of each and,
+        /// for more than one, a line with the median ratio of the engine to the floor.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+        runs: u16,
     },
 }
 
@@ -166,7 +170,9 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Check { files }) => return check(err_style, &files),
-        Some(Command::Bench { workload: Workload::Crowd { actors, frames } }) => crowd(actors, frames),
+        Some(Command::Bench { workload: Workload::Crowd { actors, frames, runs } }) => {
+            crowd(actors, frames, runs.into())
+        }
         None => repl::run(options(cli.files.clone())),
     };
     match result {
@@ -217,17 +223,20 @@ fn test(style: Style, dirs: &[PathBuf], bless: bool) -> ExitCode {
     if verdicts.iter().all(headless::Verdict::passed) { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
 
-/// `blendlab bench crowd`: the engine's line, then the floor's (WORKLOAD §6).
-fn crowd(actors: usize, frames: usize) -> Result<(), String> {
-    let (engine, characters) = blendlab::bench::crowd_engine(actors, frames)?;
-    // A closed pipe (`| head -1`) ends the output, not the program with a panic.
-    let _ = writeln!(std::io::stdout(), "{engine}");
+/// `blendlab bench crowd`: the engine's line, then the floor's (WORKLOAD §6), each the median
+/// of `runs` alternating runs; with more than one run, the ratio line after them.
+fn crowd(actors: usize, frames: usize, runs: usize) -> Result<(), String> {
+    let (comparison, characters) = blendlab::bench::compare(actors, frames, runs)?;
     if let Some(path) = std::env::var_os("CROWD_DUMP") {
         std::fs::write(&path, blendlab::bench::dump(&characters))
             .map_err(|e| format!("CROWD_DUMP: cannot write {}: {e}", PathBuf::from(&path).display()))?;
     }
-    let (floor, _) = blendlab::bench::crowd_floor(actors, frames);
-    let _ = writeln!(std::io::stdout(), "{floor}");
+    let mut lines = vec![comparison.median_engine().to_string(), comparison.median_floor().to_string()];
+    if runs > 1 {
+        lines.push(comparison.ratio_line());
+    }
+    // A closed pipe (`| head -1`) ends the output, not the program with a panic.
+    let _ = writeln!(std::io::stdout(), "{}", lines.join("\n"));
     Ok(())
 }
 

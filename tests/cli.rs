@@ -1,4 +1,4 @@
-//! The `blendlab` binary's contract: exit codes and messages of `run` and `check`.
+//! The `blendlab` binary's contract: exit codes and messages of `run`, `check` and `bench`.
 
 use std::process::{Command, Output};
 
@@ -67,6 +67,27 @@ fn version_and_help() {
     assert!(text(&version.stdout).starts_with("blendlab "));
     let help = blendlab(&["--help"]);
     assert!(text(&help.stdout).contains("run"));
+}
+
+/// `bench crowd` prints WORKLOAD §6's lines, the engine's then the floor's, with the reference
+/// checksum; several runs add the ratio line; zero runs is refused.
+#[test]
+fn bench_crowd_prints_the_workload_lines() {
+    let fields = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+    let one = text(&blendlab(&["bench", "crowd", "--actors", "10", "--frames", "130"]).stdout);
+    let lines: Vec<&str> = one.lines().collect();
+    assert_eq!(lines.len(), 2, "{one}");
+    for (line, name) in lines.iter().zip(["blendlab", "floor"]) {
+        let f = fields(line);
+        assert_eq!(f[0], name, "{line}");
+        assert_eq!(f[3], "checksum=60.785770315", "{line}");
+    }
+    let three = text(&blendlab(&["bench", "crowd", "--actors", "10", "--frames", "130", "--runs", "3"]).stdout);
+    let ratio = three.lines().nth(2).unwrap_or_default();
+    assert!(ratio.starts_with("ratio blendlab/floor median=") && ratio.ends_with(" runs=3"), "{three}");
+    let zero = blendlab(&["bench", "crowd", "--runs", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(text(&zero.stderr).contains("--runs"), "{}", text(&zero.stderr));
 }
 
 /// A fresh folder under the system temp dir for one test.
