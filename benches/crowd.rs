@@ -4,7 +4,9 @@
 //! actors (their state fits the L2 cache) and 10 000 (WORKLOAD's N; it does not). The time
 //! per iteration divided by the actors is the nanoseconds per character-frame (88.6 µs for
 //! 1 000 actors is 88.6 ns); the throughput is character-frames per second. The session's
-//! event log keeps growing over the iterations, as it would in a long session.
+//! event log keeps growing over the iterations, as it would in a long session. The bench runs
+//! on the system allocator, as the library's users would by default; the `blendlab` binary
+//! uses mimalloc (see `src/main.rs`).
 //!
 //! `cargo bench --bench crowd`
 

@@ -14,6 +14,16 @@ use blendlab::script::{Host, Limits, Output, headless, parse_memory, parse_timeo
 use clap::{Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
 
+/// mimalloc instead of the system allocator. It keeps blocks of one size together, so the
+/// blocks a logic frame reads of each actor (layers, graph numbers, tree numbers) sit next to
+/// those of the neighbouring actors rather than between their names and other cold strings,
+/// and the event log's small strings come and go cheaply. Measured with `blendlab bench crowd
+/// --runs 5` (the median ratio of the engine to the hand-written floor): 5.27 → 5.06 at 1 000
+/// actors, 6.72 → 5.57 at 4 000, 6.9 → 6.1 at 10 000, 12.4 → 9.3 at 40 000. Results never
+/// depend on the allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "blendlab",
