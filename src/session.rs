@@ -14,7 +14,7 @@ use crate::clock::{Clock, ClockError};
 use crate::compile::{Asset, ParamId, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
-use crate::event::{Event, EventKind};
+use crate::event::{Event, EventKind, EventLog};
 use crate::graph::Graph;
 use crate::graph::{Source, TransitionSet, completion_event};
 use crate::time::{FrameTime, Ticks, TimeError};
@@ -148,7 +148,7 @@ pub struct Session {
     actor_ids: std::collections::BTreeMap<String, ActorId>,
     /// In scheduling order.
     schedule: Vec<Scheduled>,
-    log: Vec<Event>,
+    log: EventLog,
     /// The last playback serial handed out.
     serial: u64,
     /// Whether `clip_tick` events are recorded.
@@ -172,7 +172,7 @@ impl Session {
             actors: Vec::new(),
             actor_ids: Default::default(),
             schedule: Vec::new(),
-            log: Vec::new(),
+            log: EventLog::default(),
             serial: 0,
             trace_ticks: false,
             ended: Default::default(),
@@ -194,7 +194,7 @@ impl Session {
     pub fn actor(&self, id: ActorId) -> &Actor {
         &self.actors[id]
     }
-    pub fn events(&self) -> &[Event] {
+    pub fn events(&self) -> &EventLog {
         &self.log
     }
     /// How many library builds were applied.

@@ -220,7 +220,11 @@ fn run(script: &Path, args: &[String], plan: StepPlan) -> Outcome {
     });
     let flushed = host.flush_steps().err().map(|e| format!("error: {}", e.message));
     let error = output.lines().rev().find(|l| l.starts_with("error: ")).map(str::to_string).or(flushed);
-    host.with_session(|session| Outcome { error, events: session.events().to_vec(), finals: finals(session) })
+    host.with_session(|session| Outcome {
+        error,
+        events: session.events().iter().cloned().collect(),
+        finals: finals(session),
+    })
 }
 
 fn finals(session: &Session) -> Vec<(String, f64, f64)> {
