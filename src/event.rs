@@ -293,8 +293,9 @@ impl EventLog {
         }
     }
 
+    /// Every block but the last is full.
     pub fn len(&self) -> usize {
-        self.blocks.iter().map(Vec::len).sum()
+        self.blocks.last().map_or(0, |last| (self.blocks.len() - 1) * Self::BLOCK + last.len())
     }
 
     pub fn is_empty(&self) -> bool {
