@@ -34,7 +34,7 @@ pub trait Layout2d {
 
 /// A tree's child weights from its blend inputs, written to `out` (one weight per child, in
 /// layout order). The inputs are `[x]` for `1d`, `[x, y]` for the 2D types and one value per
-/// child for `direct` — see [`update_blend_inputs`].
+/// child for `direct` — see `update_blend_inputs`.
 pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
     match layout {
         Layout::OneD { thresholds } => one_d::weights(thresholds, inputs[0], out),

@@ -12,7 +12,7 @@ const ONE_LINE_WIDTH: usize = 72;
 const MAX_DEPTH: usize = 8;
 
 /// `value` as the REPL prints a result: strings bare (so `actor:table()` shows a table),
-/// everything else as [`nested`] does.
+/// everything else as `nested` does.
 pub fn pretty(value: &Value) -> mlua::Result<String> {
     match value {
         Value::String(s) => Ok(s.to_string_lossy()),
