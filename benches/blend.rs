@@ -63,8 +63,8 @@ fn bench_2d<L: Layout2d>(c: &mut Criterion, name: &str, make: impl Fn(Vec<Point>
 
 fn blend_trees(c: &mut Criterion) {
     bench(c, "1d", |n| {
-        let thresholds: Vec<f64> = (0..n).map(|i| i as f64 * 5.0 / n as f64 - 2.5).collect();
-        move |p: Point, out: &mut [f64]| one_d::weights(&thresholds, p[0], out)
+        let thresholds = one_d::Thresholds::new((0..n).map(|i| i as f64 * 5.0 / n as f64 - 2.5).collect());
+        move |p: Point, out: &mut [f64]| thresholds.weights(p[0], out)
     });
     bench_2d(c, "2d_simple_directional", SimpleDirectional::new);
     bench_2d(c, "2d_freeform_cartesian", FreeformCartesian::new);

@@ -18,6 +18,7 @@ use crate::blend::TreeShape;
 use crate::blend::freeform_cartesian::FreeformCartesian;
 use crate::blend::freeform_directional::FreeformDirectional;
 use crate::blend::geometry::{ORIGIN, Point};
+use crate::blend::one_d;
 use crate::blend::simple_directional::{self, SimpleDirectional};
 use crate::blend::triangulated::Triangulated;
 use crate::config::raw::{BlendKind, RawBlendTree, RawChild, SyncMode};
@@ -103,7 +104,7 @@ pub enum Motion {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Layout {
     /// `1d`: thresholds ascending; children are sorted by threshold (stable).
-    OneD { thresholds: Vec<f64> },
+    OneD { thresholds: one_d::Thresholds },
     /// `2d_simple_directional`: children in file order.
     SimpleDirectional(SimpleDirectional),
     /// `2d_freeform_cartesian`: children in file order.
@@ -545,7 +546,7 @@ impl Builder<'_> {
                     .zip(children)
                     .collect();
                 sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let layout = Layout::OneD { thresholds: sorted.iter().map(|c| c.0).collect() };
+                let layout = Layout::OneD { thresholds: one_d::Thresholds::new(sorted.iter().map(|c| c.0).collect()) };
                 return (layout, sorted.into_iter().map(|c| c.1).collect());
             }
             BlendKind::SimpleDirectional => {

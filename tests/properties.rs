@@ -15,7 +15,7 @@ fn thresholds() -> impl Strategy<Value = Vec<f64>> {
 
 fn weights(th: &[f64], x: f64) -> Vec<f64> {
     let mut out = vec![0.0; th.len()];
-    one_d::weights(th, x, &mut out);
+    one_d::Thresholds::new(th.to_vec()).weights(x, &mut out);
     out
 }
 

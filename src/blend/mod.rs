@@ -37,7 +37,7 @@ pub trait Layout2d {
 /// child for `direct` — see `update_blend_inputs`.
 pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
     match layout {
-        Layout::OneD { thresholds } => one_d::weights(thresholds, inputs[0], out),
+        Layout::OneD { thresholds } => thresholds.weights(inputs[0], out),
         Layout::SimpleDirectional(l) => l.weights(point(inputs), out),
         Layout::FreeformCartesian(l) => l.weights(point(inputs), out),
         Layout::FreeformDirectional(l) => l.weights(point(inputs), out),

@@ -140,7 +140,7 @@ fn child_rows(
     let weight = |i: usize| fixed(node.weights[i]);
     let place = |i: usize| -> String {
         match &tree.layout {
-            Layout::OneD { thresholds } => format!("{}", thresholds[i]),
+            Layout::OneD { thresholds } => format!("{}", thresholds.values()[i]),
             Layout::Direct { .. } => snapshot.parameters[tree.parameters[i]].name.clone(),
             layout => {
                 let [x, y] = positions(layout)[i];
