@@ -112,12 +112,12 @@ enum Workload {
     /// The crowd workload through the engine (`blendlab`), then by hand (`floor`).
     /// `CROWD_DUMP=path` writes the engine's per-character values.
     Crowd {
-        /// Characters (N).
-        #[arg(long, default_value_t = 10_000)]
-        actors: usize,
-        /// Logic frames at 60 Hz (F).
-        #[arg(long, default_value_t = 600)]
-        frames: usize,
+        /// Characters (N), at least 1.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+        actors: u32,
+        /// Logic frames at 60 Hz (F), at least 1: the checksum is taken after frame F − 1.
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..))]
+        frames: u32,
         /// Runs of each, alternating engine and floor: prints the median run of each and,
         /// for more than one, a line with the median ratio of the engine to the floor.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
@@ -181,7 +181,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Check { files }) => return check(err_style, &files),
         Some(Command::Bench { workload: Workload::Crowd { actors, frames, runs } }) => {
-            crowd(actors, frames, runs.into())
+            crowd(actors as usize, frames as usize, runs.into())
         }
         None => repl::run(options(cli.files.clone())),
     };

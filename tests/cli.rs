@@ -85,9 +85,13 @@ fn bench_crowd_prints_the_workload_lines() {
     let three = text(&blendlab(&["bench", "crowd", "--actors", "10", "--frames", "130", "--runs", "3"]).stdout);
     let ratio = three.lines().nth(2).unwrap_or_default();
     assert!(ratio.starts_with("ratio blendlab/floor median=") && ratio.ends_with(" runs=3"), "{three}");
-    let zero = blendlab(&["bench", "crowd", "--runs", "0"]);
-    assert_eq!(zero.status.code(), Some(2));
-    assert!(text(&zero.stderr).contains("--runs"), "{}", text(&zero.stderr));
+    // No run, no character or no frame is refused: there would be nothing to time (and WORKLOAD's
+    // checksum is taken after frame F − 1).
+    for option in ["--runs", "--actors", "--frames"] {
+        let zero = blendlab(&["bench", "crowd", option, "0"]);
+        assert_eq!(zero.status.code(), Some(2), "{option} 0");
+        assert!(text(&zero.stderr).contains(option), "{}", text(&zero.stderr));
+    }
 }
 
 /// A fresh folder under the system temp dir for one test.
