@@ -156,6 +156,11 @@ fn test_runs_every_script_against_its_golden() {
     assert!(error_line.starts_with("before\nerror: ") && error_line.contains("e_fails.lua:2: on purpose"));
     assert!(text(&blendlab(&["test", dir.to_str().unwrap()]).stdout).ends_with("4 passed, 1 failed\n"));
     assert_eq!(blendlab(&["test", "no/such/dir"]).status.code(), Some(2));
+    // A folder without scripts is refused rather than passed with nothing run.
+    let empty = scratch("test-empty");
+    let none = blendlab(&["test", dir.to_str().unwrap(), empty.to_str().unwrap()]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(text(&none.stderr).contains("no *.lua scripts"), "{}", text(&none.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

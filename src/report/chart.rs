@@ -66,11 +66,9 @@ pub fn weight_chart(recording: &Recording) -> String {
         LEFT + plot_w / 2.0,
         escape(&title)
     );
-    let every =
-        if recording.every == 1 { "every frame".to_string() } else { format!("every {} frames", recording.every) };
     let subtitle = format!(
-        "{} samples, {every}, frames {}–{}",
-        recording.rows.len(),
+        "{}, frames {}–{}",
+        recording.summary(),
         recording.first_frame,
         recording.rows.last().map_or(recording.first_frame, |r| r.frame)
     );

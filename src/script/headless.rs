@@ -132,7 +132,8 @@ pub fn golden_of(script: &Path) -> PathBuf {
 }
 
 /// Every `*.lua` directly in each folder (or the file itself, when a `.lua` file is named),
-/// sorted by path, without repeats.
+/// sorted by path, without repeats. A folder without scripts is an error: a CI job pointed
+/// at the wrong folder must not pass with `0 passed, 0 failed`.
 pub fn find_scripts(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut scripts = Vec::new();
     for path in paths {
@@ -141,11 +142,15 @@ pub fn find_scripts(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             continue;
         }
         let entries = std::fs::read_dir(path).map_err(|e| format!("{}: cannot read folder: {e}", path.display()))?;
+        let found = scripts.len();
         for entry in entries {
             let file = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
             if file.extension().is_some_and(|e| e == "lua") && file.is_file() {
                 scripts.push(file);
             }
+        }
+        if scripts.len() == found {
+            return Err(format!("{}: no *.lua scripts in this folder (subfolders are not searched)", path.display()));
         }
     }
     scripts.sort();

@@ -122,7 +122,7 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         lua.create_function(move |_, this: UserDataRef<RecordingRef>| {
             Ok(with_recording(&s, &this, |r| {
                 let state = if r.stopped { ", stopped" } else { "" };
-                format!("recording of {} ({} samples, every {} frames{state})", r.actor_name, r.rows.len(), r.every)
+                format!("recording of {} ({}{state})", r.actor_name, r.summary())
             }))
         })?,
     )?;

@@ -10,6 +10,7 @@ bl.step(1.0)
 rec:stop()
 bl.step(0.5)
 print(rec, rec:samples())
+print(bl.record(hero, { every = 1 }))
 
 local function read(path)
   local file = assert(io.open(path))
