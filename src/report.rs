@@ -42,6 +42,11 @@ impl Style {
     }
 }
 
+/// `n` and `noun`, the noun plural unless `n` is 1: `1 event`, `3 events`.
+pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A number as every table prints it: six decimals, and never `-0.000000`.
 pub fn fixed(value: f64) -> String {
     let text = format!("{value:.6}");

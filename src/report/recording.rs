@@ -97,9 +97,8 @@ impl Recording {
     /// How much it holds and how often it samples: `6 samples, every 2 frames`,
     /// `1 sample, every frame`.
     pub fn summary(&self) -> String {
-        let samples = if self.rows.len() == 1 { "sample" } else { "samples" };
         let every = if self.every == 1 { "every frame".to_string() } else { format!("every {} frames", self.every) };
-        format!("{} {samples}, {every}", self.rows.len())
+        format!("{}, {every}", super::count(self.rows.len(), "sample"))
     }
 
     /// Starts recording `actor` every `every` frames (≥ 1), with a first sample now.

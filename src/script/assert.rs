@@ -12,7 +12,7 @@ use super::actor::Handle;
 use super::api::{event_table, located};
 use crate::config::suggestion;
 use crate::event::{Event, FieldValue};
-use crate::report::{Align, Style, event_line, fixed, grid};
+use crate::report::{self, Align, Style, event_line, fixed, grid};
 use crate::session::{ActorId, Session};
 use crate::time::Ticks;
 
@@ -184,20 +184,20 @@ fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
     }
     let of_kind: Vec<&Event> = all.iter().filter(|e| e.kind.name() == spec.kind).collect();
     let actual = if !matching.is_empty() {
-        format!("{} matching event{}:{}", matching.len(), plural(matching.len()), listing(&matching))
+        format!("{}:{}", report::count(matching.len(), "matching event"), listing(&matching))
     } else if of_kind.is_empty() {
         format!("no {} event at all", spec.kind)
     } else {
-        format!("{} {} event{}, none matching:{}", of_kind.len(), spec.kind, plural(of_kind.len()), listing(&of_kind))
+        format!(
+            "{}, none matching:{}",
+            report::count(of_kind.len(), &format!("{} event", spec.kind)),
+            listing(&of_kind)
+        )
     };
     Err(located(
         lua,
         format!("expectation failed: bl.expect_event\n  expected: {}\n  actual:   {actual}", spec.describe()),
     ))
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// `bl.expect_weights(actor, { leaf = w, … }, tol, channel)`.
@@ -281,9 +281,8 @@ fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua
         return Ok(());
     }
     let mut text = format!(
-        "expectation failed: bl.no_duplicate_events\n  expected: every event once\n  actual:   {} event{} more than once:",
-        repeated.len(),
-        plural(repeated.len())
+        "expectation failed: bl.no_duplicate_events\n  expected: every event once\n  actual:   {} more than once:",
+        report::count(repeated.len(), "event")
     );
     for (event, count) in repeated.iter().take(SHOWN) {
         let _ = write!(text, "\n              {} (×{count})", event_line(event, Style::default()));

@@ -322,10 +322,10 @@ pub fn partition_check(script: &Path, args: &[String]) -> Result<String, String>
     let names: Vec<String> = StepPlan::CHECKED.iter().map(|p| p.describe()).collect();
     let _ = write!(
         out,
-        "{}: {} events and {} final weights agree with {}",
+        "{}: {} and {} agree with {}",
         script.display(),
-        reference.events.len(),
-        reference.finals.len(),
+        crate::report::count(reference.events.len(), "event"),
+        crate::report::count(reference.finals.len(), "final weight"),
         names.join(", ")
     );
     if let Some(error) = &reference.error {
