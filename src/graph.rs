@@ -362,7 +362,7 @@ impl Source {
 
     fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
         match self {
-            Source::BlendTree(tree) => tree.update(step.snapshot, step.params, step.dt),
+            Source::BlendTree(tree) => tree.update(step.params, step.dt),
             Source::Clip(clip) => {
                 clip.time = step.snapshot.clips[clip.clip].place(clip.time + step.dt);
             }

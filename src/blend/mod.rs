@@ -19,7 +19,7 @@ pub mod triangulated;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compile::{BlendTree, ClipId, Layout, Motion, ParamId, Placement, Snapshot, TreeId};
+use crate::compile::{ClipId, Layout, Motion, ParamId, Parameter, Placement, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
 use geometry::Point;
 use params::ParamState;
@@ -34,7 +34,7 @@ pub trait Layout2d {
 
 /// A tree's child weights from its blend inputs, written to `out` (one weight per child, in
 /// layout order). The inputs are `[x]` for `1d`, `[x, y]` for the 2D types and one value per
-/// child for `direct` — see `update_blend_inputs`.
+/// child for `direct` — see `Node::write_blend_inputs`.
 pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
     match layout {
         Layout::OneD { thresholds } => thresholds.weights(inputs[0], out),
@@ -59,32 +59,6 @@ pub fn positions(layout: &Layout) -> &[Point] {
 
 fn point(inputs: &[f64]) -> Point {
     [inputs[0], inputs[1]]
-}
-
-/// Writes the blend inputs of `tree` to `out` (one per entry of its `parameters`): each
-/// parameter's smoothed value through its dead zone and curve ([`ParamState::blend_input`]);
-/// for the 2D types the pair goes through the radial dead zone instead
-/// ([`params::blend_input_2d`]). Returns whether any input differs from what `out` held
-/// (a NaN always counts as changed).
-fn update_blend_inputs(snapshot: &Snapshot, tree: &BlendTree, params: &[ParamState], out: &mut [f64]) -> bool {
-    let p = &tree.parameters;
-    let mut changed = false;
-    let mut set = |slot: &mut f64, value: f64| {
-        changed |= *slot != value;
-        *slot = value;
-    };
-    if tree.kind.is_2d() {
-        let (x, y) = (p[0], p[1]);
-        let settings = (&snapshot.parameters[x], &snapshot.parameters[y]);
-        let [vx, vy] = params::blend_input_2d((&params[x], &params[y]), settings);
-        set(&mut out[0], vx);
-        set(&mut out[1], vy);
-    } else {
-        for (slot, &id) in out.iter_mut().zip(p) {
-            set(slot, params[id].blend_input(&snapshot.parameters[id]));
-        }
-    }
-    changed
 }
 
 /// Divides every weight by their sum. Returns false, leaving the weights as they are, when
@@ -160,6 +134,38 @@ struct Node {
     children: Range<usize>,
     /// Its blend inputs: indices into the runtime's blend inputs.
     inputs: Range<usize>,
+    /// What a frame reads of the tree, copied from the library when the shape is built, so
+    /// that the way from a parameter to the weights passes through no lookups: its layout,
+    /// whether it blends a 2D pair, and each parameter it reads with its settings.
+    layout: Layout,
+    two_d: bool,
+    parameters: Vec<(ParamId, Parameter)>,
+}
+
+impl Node {
+    /// Writes the node's blend inputs to `out` (one per parameter): each parameter's smoothed
+    /// value through its dead zone and curve ([`ParamState::blend_input`]); for the 2D types
+    /// the pair goes through the radial dead zone instead ([`params::blend_input_2d`]).
+    /// Returns whether any input differs from what `out` held (a NaN always counts as
+    /// changed).
+    fn write_blend_inputs(&self, params: &[ParamState], out: &mut [f64]) -> bool {
+        let mut changed = false;
+        let mut set = |slot: &mut f64, value: f64| {
+            changed |= *slot != value;
+            *slot = value;
+        };
+        if self.two_d {
+            let [(x, x_settings), (y, y_settings)] = [&self.parameters[0], &self.parameters[1]];
+            let [vx, vy] = params::blend_input_2d((&params[*x], &params[*y]), (x_settings, y_settings));
+            set(&mut out[0], vx);
+            set(&mut out[1], vy);
+        } else {
+            for (slot, (id, settings)) in out.iter_mut().zip(&self.parameters) {
+                set(slot, params[*id].blend_input(settings));
+            }
+        }
+        changed
+    }
 }
 
 /// How many numbers of each kind a [`TreeRuntime`] keeps.
@@ -247,7 +253,10 @@ impl TreeShape {
         let first = self.slots.len();
         self.slots.extend(std::iter::repeat_n(Slot::Leaf(0), def.children.len()));
         let children = first..self.slots.len();
-        self.nodes.push(Node { tree, children, inputs: start..start + def.parameters.len() });
+        let parameters = def.parameters.iter().map(|&p| (p, snapshot.parameters[p].clone())).collect();
+        let inputs = start..start + def.parameters.len();
+        let (layout, two_d) = (def.layout.clone(), def.kind.is_2d());
+        self.nodes.push(Node { tree, children, inputs, layout, two_d, parameters });
         for &param in &def.parameters {
             if !self.parameters.contains(&param) {
                 self.parameters.push(param);
@@ -364,22 +373,21 @@ impl TreeRuntime {
 
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
-    pub fn update(&mut self, snapshot: &Snapshot, params: &[ParamState], dt: f64) {
+    pub fn update(&mut self, params: &[ParamState], dt: f64) {
         let shape = &*self.shape;
         let n = shape.counts.split(&mut self.numbers);
         let mut changed = !self.evaluated;
         for node in &shape.nodes {
-            let tree = &snapshot.blend_trees[node.tree];
-            changed |= update_blend_inputs(snapshot, tree, params, &mut n.inputs[node.inputs.clone()]);
+            changed |= node.write_blend_inputs(params, &mut n.inputs[node.inputs.clone()]);
         }
         if changed {
             self.evaluations += 1;
             if shape.is_flat() {
-                child_weights(&snapshot.blend_trees[shape.nodes[0].tree].layout, n.inputs, n.leaf_weights);
+                child_weights(&shape.nodes[0].layout, n.inputs, n.leaf_weights);
             } else {
                 for node in &shape.nodes {
-                    let layout = &snapshot.blend_trees[node.tree].layout;
-                    child_weights(layout, &n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
+                    let (inputs, out) = (&n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
+                    child_weights(&node.layout, inputs, out);
                 }
                 multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
             }

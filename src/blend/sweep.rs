@@ -35,8 +35,8 @@ impl Probe {
     }
 
     /// The leaf weights at the values set so far (recomputed only when they changed).
-    pub fn evaluate(&mut self, snapshot: &Snapshot) -> &[f64] {
-        self.runtime.update(snapshot, &self.params, 0.0);
+    pub fn evaluate(&mut self) -> &[f64] {
+        self.runtime.update(&self.params, 0.0);
         self.runtime.leaf_weights()
     }
 
@@ -137,7 +137,7 @@ pub fn sweep(snapshot: &Snapshot, tree: &str, axes: &[Axis]) -> Result<Sweep, Sw
         for (&param, &value) in params.iter().zip(&inputs) {
             probe.set(param, value);
         }
-        let weights = probe.evaluate(snapshot).to_vec();
+        let weights = probe.evaluate().to_vec();
         sweep.rows.push(SweepRow { inputs, weights, coverage: probe.coverage() });
         // Odometer: the last axis turns fastest.
         let Some(turn) = (0..axes.len()).rev().find(|&i| ks[i] < axes[i].steps) else { break };

@@ -574,7 +574,7 @@ impl Playback {
                 changed = true;
                 match &mut self.inner[c] {
                     Inner::None => {}
-                    Inner::Tree(tree) => tree.update(snapshot, params, dt),
+                    Inner::Tree(tree) => tree.update(params, dt),
                     Inner::Nested(nested) => {
                         let nested_def = &snapshot.timelines[nested.timeline];
                         let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO);
