@@ -366,7 +366,8 @@ impl TreeRuntime {
                 } else {
                     self.phase = phase;
                 }
-                self.place_on_phase();
+                let times = self.shape.counts.split(&mut self.numbers).times;
+                place_on_phase(&self.shape, times, self.phase, self.cycles);
             }
         }
     }
@@ -374,14 +375,15 @@ impl TreeRuntime {
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
     pub fn update(&mut self, params: &[ParamState], dt: f64) {
-        let shape = &*self.shape;
-        let n = shape.counts.split(&mut self.numbers);
-        let mut changed = !self.evaluated;
+        let TreeRuntime { shape, numbers, evaluated, phase, cycles, evaluations } = self;
+        let shape = &**shape;
+        let n = shape.counts.split(numbers);
+        let mut changed = !*evaluated;
         for node in &shape.nodes {
             changed |= node.write_blend_inputs(params, &mut n.inputs[node.inputs.clone()]);
         }
         if changed {
-            self.evaluations += 1;
+            *evaluations += 1;
             if shape.is_flat() {
                 child_weights(&shape.nodes[0].layout, n.inputs, n.leaf_weights);
             } else {
@@ -391,10 +393,10 @@ impl TreeRuntime {
                 }
                 multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
             }
-            self.evaluated = true;
+            *evaluated = true;
         }
         if dt > 0.0 {
-            self.advance(dt);
+            advance(shape, n.leaf_weights, n.times, (phase, cycles), dt);
         }
     }
 
@@ -422,45 +424,43 @@ impl TreeRuntime {
             }
         }
     }
+}
 
-    /// REFERENCE §2.8. `normalized`: the shared phase advances by `dt / cycle` with the
-    /// weighted cycle length `cycle = Σ(w_i·D_i) / Σw_i` — REFERENCE's `Σ(w_i·D_i)` whenever
-    /// the weights sum to 1 **(ours: dividing by `Σw_i` keeps a `direct` tree whose weights
-    /// sum to s ≠ 1 at its clips' own speed instead of 1/s times it)** — and not at all when
-    /// `Σw_i` or the cycle is not positive; looping leaves sit at `phase·D`, one-shots at `D`
-    /// once a whole cycle has passed. `none`: each leaf advances by `dt`, looping leaves wrap
-    /// into `[0, D)`, one-shots hold at `D`.
-    fn advance(&mut self, dt: f64) {
-        match self.shape.sync {
-            SyncMode::Normalized => {
-                let weights = self.leaf_weights();
-                let total: f64 = weights.iter().sum();
-                let weighted: f64 = self.shape.leaves.iter().zip(weights).map(|(l, w)| w * l.placement.length).sum();
-                let cycle = weighted / total;
-                if total > 0.0 && cycle > 0.0 {
-                    let phase = self.phase + dt / cycle;
-                    self.cycles += phase.floor() as u64;
-                    self.phase = phase.fract();
-                }
-                self.place_on_phase();
+/// REFERENCE §2.8, for a tree of `shape` with leaf weights `weights`: its leaf times and
+/// its shared clock (`phase`, `cycles`) advance by `dt`. `normalized`: the shared phase
+/// advances by `dt / cycle` with the weighted cycle length `cycle = Σ(w_i·D_i) / Σw_i` —
+/// REFERENCE's `Σ(w_i·D_i)` whenever the weights sum to 1 **(ours: dividing by `Σw_i` keeps a
+/// `direct` tree whose weights sum to s ≠ 1 at its clips' own speed instead of 1/s times
+/// it)** — and not at all when `Σw_i` or the cycle is not positive; looping leaves sit at
+/// `phase·D`, one-shots at `D` once a whole cycle has passed. `none`: each leaf advances by
+/// `dt`, looping leaves wrap into `[0, D)`, one-shots hold at `D`.
+fn advance(shape: &TreeShape, weights: &[f64], times: &mut [f64], (phase, cycles): (&mut f64, &mut u64), dt: f64) {
+    match shape.sync {
+        SyncMode::Normalized => {
+            let total: f64 = weights.iter().sum();
+            let weighted: f64 = shape.leaves.iter().zip(weights).map(|(l, w)| w * l.placement.length).sum();
+            let cycle = weighted / total;
+            if total > 0.0 && cycle > 0.0 {
+                let advanced = *phase + dt / cycle;
+                *cycles += advanced.floor() as u64;
+                *phase = advanced.fract();
             }
-            SyncMode::None => {
-                let times = self.shape.counts.split(&mut self.numbers).times;
-                for (leaf, time) in self.shape.leaves.iter().zip(times) {
-                    *time = leaf.placement.place(*time + dt);
-                }
+            place_on_phase(shape, times, *phase, *cycles);
+        }
+        SyncMode::None => {
+            for (leaf, time) in shape.leaves.iter().zip(times) {
+                *time = leaf.placement.place(*time + dt);
             }
         }
     }
+}
 
-    /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole
-    /// cycle has passed.
-    fn place_on_phase(&mut self) {
-        let times = self.shape.counts.split(&mut self.numbers).times;
-        for (leaf, time) in self.shape.leaves.iter().zip(times) {
-            let clip = leaf.placement;
-            *time = if clip.looping || self.cycles == 0 { self.phase * clip.length } else { clip.length };
-        }
+/// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole cycle
+/// has passed.
+fn place_on_phase(shape: &TreeShape, times: &mut [f64], phase: f64, cycles: u64) {
+    for (leaf, time) in shape.leaves.iter().zip(times) {
+        let clip = leaf.placement;
+        *time = if clip.looping || cycles == 0 { phase * clip.length } else { clip.length };
     }
 }
 
