@@ -229,38 +229,53 @@ pub fn crowd_engine(actors: usize, frames: usize) -> Result<(BenchLine, Vec<Char
     Ok((line, characters))
 }
 
-/// The same arithmetic by hand over structure-of-arrays `f64` (WORKLOAD §3–§4, step for
-/// step): the physical floor the engine is measured against.
+/// One character of the floor: everything a frame reads and writes of it, side by side.
+#[derive(Clone, Copy)]
+struct FloorCharacter {
+    times: [f64; 3],
+    hit_time: f64,
+    weights: [f64; 4],
+    hit_active: bool,
+}
+
+/// The same arithmetic by hand (WORKLOAD §3–§4, step for step), each character's numbers side
+/// by side in one array: the physical floor the engine is measured against. (Separate arrays
+/// per quantity ran 10% slower or faster from build to build, with where the allocator put them
+/// against each other.)
 pub fn crowd_floor(actors: usize, frames: usize) -> (BenchLine, Vec<Character>) {
     let setup = Instant::now();
-    let mut times: [Vec<f64>; 3] = LENGTHS.map(|d| (0..actors).map(|i| phase(i) * d).collect());
-    let mut hit_time = vec![0.0; actors];
-    let mut hit_active = vec![false; actors];
-    let mut weights: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0; actors]);
+    let mut crowd: Vec<FloorCharacter> = (0..actors)
+        .map(|i| FloorCharacter {
+            times: LENGTHS.map(|d| phase(i) * d),
+            hit_time: 0.0,
+            weights: [0.0; 4],
+            hit_active: false,
+        })
+        .collect();
     let setup_s = setup.elapsed().as_secs_f64();
 
     let timed = Instant::now();
     for f in 0..frames {
-        for i in 0..actors {
+        for (i, c) in crowd.iter_mut().enumerate() {
             let s = input(f, i);
             if hit_now(f, i) {
-                hit_active[i] = true;
-                hit_time[i] = 0.0;
+                c.hit_active = true;
+                c.hit_time = 0.0;
             }
-            for (t, d) in times.iter_mut().zip(LENGTHS) {
-                t[i] += DT;
-                if t[i] >= d {
-                    t[i] -= d;
+            for (t, d) in c.times.iter_mut().zip(LENGTHS) {
+                *t += DT;
+                if *t >= d {
+                    *t -= d;
                 }
             }
             let mut h = 0.0;
-            if hit_active[i] {
-                hit_time[i] += DT;
-                if hit_time[i] >= HIT_LENGTH {
-                    hit_time[i] = HIT_LENGTH;
-                    hit_active[i] = false;
+            if c.hit_active {
+                c.hit_time += DT;
+                if c.hit_time >= HIT_LENGTH {
+                    c.hit_time = HIT_LENGTH;
+                    c.hit_active = false;
                 } else {
-                    h = (hit_time[i] / FADE).min((HIT_LENGTH - hit_time[i]) / FADE).clamp(0.0, 1.0);
+                    h = (c.hit_time / FADE).min((HIT_LENGTH - c.hit_time) / FADE).clamp(0.0, 1.0);
                 }
             }
             let sc = s.clamp(0.0, 1.0);
@@ -271,26 +286,15 @@ pub fn crowd_floor(actors: usize, frames: usize) -> (BenchLine, Vec<Character>) 
                 let u = (sc - 0.5) / (1.0 - 0.5);
                 [0.0, 1.0 - u, u]
             };
-            for (w, b) in weights.iter_mut().zip(b) {
-                w[i] = b * (1.0 - h);
-            }
-            weights[3][i] = h;
+            c.weights = [b[0] * (1.0 - h), b[1] * (1.0 - h), b[2] * (1.0 - h), h];
         }
     }
     let wall_s = timed.elapsed().as_secs_f64();
 
-    let characters: Vec<Character> = (0..actors)
-        .map(|i| {
-            [
-                weights[0][i],
-                weights[1][i],
-                weights[2][i],
-                weights[3][i],
-                times[0][i],
-                times[1][i],
-                times[2][i],
-                hit_time[i],
-            ]
+    let characters: Vec<Character> = crowd
+        .iter()
+        .map(|c| {
+            [c.weights[0], c.weights[1], c.weights[2], c.weights[3], c.times[0], c.times[1], c.times[2], c.hit_time]
         })
         .collect();
     let line = BenchLine { name: "floor", wall_s, checksum: checksum(&characters), actors, frames, setup_s };
