@@ -8,9 +8,9 @@
 //! character, inputs set and hits played through the [`Session`] API between logic frames,
 //! and the session's own 60 Hz clock stepping them. The checksum reads what the engine
 //! reports: each leaf's effective weight and local time. [`crowd_floor`] is the same
-//! arithmetic written by hand over structure-of-arrays `f64`, the physical floor.
-//! [`compare`] alternates runs of both (`--runs`): the ratio of a pair is what the issue's
-//! "within 3× of the floor" asks, and it drifts far less than either time.
+//! arithmetic written by hand, each character's `f64`s side by side in one array: the
+//! physical floor. [`compare`] alternates runs of both (`--runs`): the ratio of a pair is
+//! what the "within 3× of the floor" asks, and it drifts far less than either time.
 //!
 //! How WORKLOAD maps onto the engine:
 //! - WORKLOAD frame `f` is the session's logic frame `f + 1` (frame 0 is the starting
