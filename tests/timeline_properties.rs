@@ -45,6 +45,27 @@ proptest! {
             prop_assert_eq!(got, want, "t = {}", t);
         }
     }
+
+    #[test]
+    fn queries_agree_across_a_steady_span(list in intervals(), t in -5i64..300) {
+        let entries: Vec<Entry> = list.iter().enumerate()
+            .map(|(i, &(s, e))| Entry { start: Ticks(s), end: Ticks(e), item: i as u32 })
+            .collect();
+        let tree = IntervalTree::new(entries);
+        let active = |t: i64| {
+            let mut out = Vec::new();
+            tree.query(Ticks(t), &mut out);
+            out.sort_unstable();
+            out
+        };
+        let span = tree.steady_span(Ticks(t));
+        prop_assert!(span.contains(&Ticks(t)), "{span:?} around {t}");
+        // Every tick of the span (clipped to the probed range) answers as `t` does.
+        let (from, to) = (span.start.0.max(-10), span.end.0.min(300));
+        for u in from..to {
+            prop_assert_eq!(active(u), active(t), "{} and {} in {:?}", u, t, span);
+        }
+    }
 }
 
 const LIBRARY: &str = r#"

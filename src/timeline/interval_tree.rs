@@ -49,12 +49,18 @@ pub struct IntervalTree {
     /// The same ranges sorted by end, latest first.
     by_end: Vec<Entry>,
     nodes: Vec<Node>,
+    /// Every start and end, ascending, without repeats: between two of them every query
+    /// answers the same ([`IntervalTree::steady_span`]).
+    boundaries: Vec<Ticks>,
 }
 
 impl IntervalTree {
     /// Builds the tree in O(n log n).
     pub fn new(entries: Vec<Entry>) -> Self {
-        let mut tree = IntervalTree { by_start: entries, by_end: Vec::new(), nodes: Vec::new() };
+        let mut boundaries: Vec<Ticks> = entries.iter().flat_map(|e| [e.start, e.end]).collect();
+        boundaries.sort_unstable();
+        boundaries.dedup();
+        let mut tree = IntervalTree { by_start: entries, by_end: Vec::new(), nodes: Vec::new(), boundaries };
         if !tree.by_start.is_empty() {
             tree.rebuild(0, tree.by_start.len());
         }
@@ -120,6 +126,17 @@ impl IntervalTree {
                 index = if t > node.center { node.right } else { NONE };
             }
         }
+    }
+}
+
+impl IntervalTree {
+    /// The span around `t`, half-open, in which every query answers as at `t`: from the
+    /// latest start or end ≤ `t` (or the beginning of time) to the earliest one after `t`
+    /// (or the end of time). An entry's membership changes only at its own start and end.
+    pub fn steady_span(&self, t: Ticks) -> std::ops::Range<Ticks> {
+        let after = self.boundaries.partition_point(|&b| b <= t);
+        let from = if after == 0 { Ticks(i64::MIN) } else { self.boundaries[after - 1] };
+        from..self.boundaries.get(after).copied().unwrap_or(Ticks(i64::MAX))
     }
 }
 

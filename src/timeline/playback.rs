@@ -26,6 +26,9 @@ use super::{ClipMotion, Timeline, TimelineId};
 type Indices = SmallVec<[u32; 4]>;
 type Flags = SmallVec<[bool; 8]>;
 
+/// An empty span: the next evaluation asks the interval tree.
+const NOT_STEADY: std::ops::Range<Ticks> = Ticks::ZERO..Ticks::ZERO;
+
 /// Where a playback is in its life.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum PlaybackState {
@@ -117,6 +120,10 @@ pub struct Playback {
     // Active-set bookkeeping, reused every frame (no allocation on the hot path).
     active: Indices,
     query: Indices,
+    /// Where `active` stays what the interval tree answers: the
+    /// [`steady_span`](super::interval_tree::IntervalTree::steady_span) of the last query;
+    /// empty when `active` was changed otherwise.
+    steady: std::ops::Range<Ticks>,
     enabled: Flags,
     /// Where each kind of mixer number sits in `numbers`.
     layout: Layout,
@@ -229,6 +236,7 @@ impl Playback {
             emitted_once: smallvec![false; def.markers.len()],
             active: Indices::new(),
             query: Indices::new(),
+            steady: NOT_STEADY,
             enabled: smallvec![false; clips],
             numbers: smallvec![0.0; layout.total()],
             layout,
@@ -293,6 +301,7 @@ impl Playback {
         self.last = None;
         self.emitted_once.fill(false);
         self.active.clear();
+        self.steady = NOT_STEADY;
         self.enabled.fill(false);
         self.numbers.fill(0.0);
         for inner in &mut self.inner {
@@ -473,6 +482,7 @@ impl Playback {
             events.push(EventKind::ClipDisable { clip: def.clips[c].name.clone() });
         }
         self.active.clear();
+        self.steady = NOT_STEADY;
         self.state = state;
         self.compose(def);
         events.push(match state {
@@ -539,32 +549,41 @@ impl Playback {
     fn evaluate(&mut self, snapshot: &Snapshot, params: &[ParamState], t: Ticks, dt: f64, events: &mut Vec<EventKind>) {
         let def = &snapshot.timelines[self.timeline];
         self.time = t;
-        self.query.clear();
-        def.tree.query(t, &mut self.query);
-        self.query.sort_unstable();
         let [clip_weights, clip_times, clip_shares, ..] = self.layout.split(&mut self.numbers);
         let mut changed = false;
-        // Clips that left the active set: weight 0, time frozen where they left.
-        for &c in &self.active {
-            if self.query.binary_search(&c).is_err() {
-                changed = true;
-                let c = c as usize;
-                let clip = &def.clips[c];
-                self.enabled[c] = false;
-                clip_weights[c] = 0.0;
-                clip_shares[c] = 0.0;
-                clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
-                events.push(EventKind::ClipDisable { clip: clip.name.clone() });
+        // The active clips change only at a clip's start or end: inside the steady span of the
+        // last query there is nothing to ask the interval tree.
+        if !self.steady.contains(&t) {
+            self.query.clear();
+            def.tree.query(t, &mut self.query);
+            self.query.sort_unstable();
+            // Clips that left the active set: weight 0, time frozen where they left.
+            for &c in &self.active {
+                if self.query.binary_search(&c).is_err() {
+                    changed = true;
+                    let c = c as usize;
+                    let clip = &def.clips[c];
+                    self.enabled[c] = false;
+                    clip_weights[c] = 0.0;
+                    clip_shares[c] = 0.0;
+                    clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                    events.push(EventKind::ClipDisable { clip: clip.name.clone() });
+                }
             }
+            for &c in &self.query {
+                let c = c as usize;
+                if !self.enabled[c] {
+                    self.enabled[c] = true;
+                    changed = true;
+                    events.push(EventKind::ClipEnable { clip: def.clips[c].name.clone() });
+                }
+            }
+            std::mem::swap(&mut self.active, &mut self.query);
+            self.steady = def.tree.steady_span(t);
         }
-        for &c in &self.query {
+        for &c in &self.active {
             let c = c as usize;
             let clip = &def.clips[c];
-            if !self.enabled[c] {
-                self.enabled[c] = true;
-                changed = true;
-                events.push(EventKind::ClipEnable { clip: clip.name.clone() });
-            }
             let weight = clip.weight_at(t);
             changed |= weight != clip_weights[c];
             clip_weights[c] = weight;
@@ -585,7 +604,6 @@ impl Playback {
                 }
             }
         }
-        std::mem::swap(&mut self.active, &mut self.query);
         if changed {
             self.compose(def);
         }
