@@ -127,9 +127,7 @@ impl IntervalTree {
             }
         }
     }
-}
 
-impl IntervalTree {
     /// The span around `t`, half-open, in which every query answers as at `t`: from the
     /// latest start or end ≤ `t` (or the beginning of time) to the earliest one after `t`
     /// (or the end of time). An entry's membership changes only at its own start and end.
