@@ -112,9 +112,12 @@ pub struct TimelineClip {
     pub task: Option<Task>,
 }
 
-/// `ticks / (seconds · 1e12)`: a span in ticks over a length in seconds.
+/// `min(ticks / (seconds · 1e12), 1)`: how far a span in ticks is into a length in seconds.
+/// A span at or past the length is 1 without a division (a clip between its mixes, every
+/// frame of a plateau); a curve clamps its input to [0, 1] anyway.
 fn ticks_over(ticks: i64, seconds: f64) -> f64 {
-    ticks as f64 / (seconds * TICKS_PER_SECOND as f64)
+    let (span, length) = (ticks as f64, seconds * TICKS_PER_SECOND as f64);
+    if span >= length { 1.0 } else { span / length }
 }
 
 impl TimelineClip {
