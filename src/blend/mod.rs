@@ -401,13 +401,13 @@ impl TreeRuntime {
     }
 
     /// Every node as last evaluated, in pre-order, with the data that explains its weights.
-    pub fn explain(&self, snapshot: &Snapshot) -> Vec<NodeExplanation> {
+    pub fn explain(&self) -> Vec<NodeExplanation> {
         let mut out = Vec::with_capacity(self.shape.nodes.len());
-        self.explain_node(snapshot, 0, 0, 1.0, &mut out);
+        self.explain_node(0, 0, 1.0, &mut out);
         out
     }
 
-    fn explain_node(&self, snapshot: &Snapshot, node: usize, depth: usize, share: f64, out: &mut Vec<NodeExplanation>) {
+    fn explain_node(&self, node: usize, depth: usize, share: f64, out: &mut Vec<NodeExplanation>) {
         let n = &self.shape.nodes[node];
         let c = self.shape.counts;
         let all_child_weights =
@@ -415,12 +415,11 @@ impl TreeRuntime {
         let child_weights = &all_child_weights[n.children.clone()];
         let last_inputs = &self.numbers[2 * c.leaves + c.children..];
         let inputs = if self.evaluated { last_inputs[n.inputs.clone()].to_vec() } else { Vec::new() };
-        let layout = &snapshot.blend_trees[n.tree].layout;
-        let detail = if self.evaluated { explain_layout(layout, &inputs) } else { Detail::Plain };
+        let detail = if self.evaluated { explain_layout(&n.layout, &inputs) } else { Detail::Plain };
         out.push(NodeExplanation { tree: n.tree, depth, share, inputs, weights: child_weights.to_vec(), detail });
         for (slot, weight) in self.shape.slots[n.children.clone()].iter().zip(child_weights) {
             if let Slot::Node(child) = *slot {
-                self.explain_node(snapshot, child, depth + 1, share * weight, out);
+                self.explain_node(child, depth + 1, share * weight, out);
             }
         }
     }

@@ -25,7 +25,7 @@ pub fn explain(session: &Session, id: ActorId) -> String {
     for layer in actor.graph().layers() {
         let Source::BlendTree(runtime) = &layer.source else { continue };
         let _ = writeln!(out, "layer {}", layer.name);
-        for node in runtime.explain(snapshot) {
+        for node in runtime.explain() {
             out.push_str(&node_text(snapshot, &node));
         }
     }
