@@ -10,8 +10,8 @@ use blendlab::compile::compile;
 use blendlab::config::SourceFile;
 use blendlab::repl;
 use blendlab::report::Style;
-use blendlab::script::{Host, Limits, Output, headless, parse_memory, parse_timeout, partition};
-use clap::{Parser, Subcommand, ValueEnum};
+use blendlab::script::{Confinement, Host, Limits, Output, headless, parse_memory, parse_timeout, partition};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
 
 /// mimalloc instead of the system allocator. It keeps blocks of one size together, so the
@@ -57,18 +57,10 @@ enum Command {
         /// After the script, keep the session and hot-reload its configs when they change.
         #[arg(long, conflicts_with_all = ["timeout", "max_memory", "sandbox"])]
         watch: bool,
-        /// Stop the script with an error (naming the line) after this many seconds.
-        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
-        timeout: Option<Duration>,
-        /// Stop the script with an error when its Lua state needs more memory (64M, 512K, 1G).
-        #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
-        max_memory: Option<usize>,
-        /// No os, io, debug, dofile, loadfile or C modules; require, bl.load and exports only
-        /// inside the script's folder.
-        #[arg(long)]
-        sandbox: bool,
+        #[command(flatten)]
+        confinement: ConfinementArgs,
         /// Compare what the script prints with FILE (exit 1 with a unified diff if it differs).
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["watch", "timeout", "max_memory", "sandbox"])]
+        #[arg(long, value_name = "FILE", conflicts_with = "watch")]
         golden: Option<PathBuf>,
         /// With --golden: write FILE with what the script prints.
         #[arg(long, requires = "golden")]
@@ -76,7 +68,7 @@ enum Command {
         /// Run the script again with its clock steps split differently (frame by frame,
         /// seeded random pieces, giant steps) and report any difference in the events or the
         /// final weights (tolerance 1e-9).
-        #[arg(long, conflicts_with_all = ["watch", "golden", "timeout", "max_memory", "sandbox"])]
+        #[arg(long, conflicts_with_all = ["watch", "golden"])]
         partition_check: bool,
         script: PathBuf,
         /// Passed to the script as `arg[1..]` and `...`.
@@ -94,6 +86,8 @@ enum Command {
         /// Write each golden with what its script prints.
         #[arg(long)]
         bless: bool,
+        #[command(flatten)]
+        confinement: ConfinementArgs,
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
@@ -105,6 +99,29 @@ enum Command {
         #[command(subcommand)]
         workload: Workload,
     },
+}
+
+/// What every headless run of a script may spend and reach (`run`, `run --golden`,
+/// `run --partition-check`, each script of `test`).
+#[derive(Args)]
+struct ConfinementArgs {
+    /// Stop the script with an error (naming the line) after this many seconds; with
+    /// --golden, --partition-check or test, each run of it.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
+    /// Stop the script with an error when its Lua state needs more memory (64M, 512K, 1G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    max_memory: Option<usize>,
+    /// No os, io, debug, dofile, loadfile or C modules; require, bl.load and exports only
+    /// inside the script's folder.
+    #[arg(long)]
+    sandbox: bool,
+}
+
+impl ConfinementArgs {
+    fn confinement(&self) -> Confinement {
+        Confinement { limits: Limits { timeout: self.timeout, max_memory: self.max_memory }, sandbox: self.sandbox }
+    }
 }
 
 #[derive(Subcommand)]
@@ -165,16 +182,18 @@ fn main() -> ExitCode {
         Some(Command::Run { watch: true, script, args, .. }) => {
             repl::watch_after_script(options(Vec::new()), &script, &args)
         }
-        Some(Command::Run { golden: Some(golden), bless, script, args, .. }) => {
-            return golden_run(err_style, &script, &args, &golden, bless);
+        Some(Command::Run { golden: Some(golden), bless, script, args, confinement, .. }) => {
+            return golden_run(err_style, &script, &args, &golden, bless, confinement.confinement());
         }
-        Some(Command::Run { partition_check: true, script, args, .. }) => {
-            partition::partition_check(&script, &args).map(|summary| println!("{summary}"))
+        Some(Command::Run { partition_check: true, script, args, confinement, .. }) => {
+            partition::partition_check(&script, &args, confinement.confinement()).map(|summary| println!("{summary}"))
         }
-        Some(Command::Run { watch: false, script, args, timeout, max_memory, sandbox, .. }) => {
-            run(cli.color, &script, &args, Limits { timeout, max_memory }, sandbox)
+        Some(Command::Run { watch: false, script, args, confinement, .. }) => {
+            run(cli.color, &script, &args, confinement.confinement())
         }
-        Some(Command::Test { bless, dirs }) => return test(err_style, &dirs, bless),
+        Some(Command::Test { bless, confinement, dirs }) => {
+            return test(err_style, &dirs, bless, confinement.confinement());
+        }
         Some(Command::Schema) => {
             print!("{}", blendlab::config::schema::config_schema_text());
             Ok(())
@@ -194,20 +213,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(color: ColorChoice, script: &Path, args: &[String], limits: Limits, sandbox: bool) -> Result<(), String> {
+fn run(color: ColorChoice, script: &Path, args: &[String], confinement: Confinement) -> Result<(), String> {
     let host = host(color)?;
-    if sandbox {
-        let folder = script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        host.sandbox(folder).map_err(|e| e.message)?;
-    }
-    host.set_limits(limits).map_err(|e| e.message)?;
-    host.run_file(script, args).map_err(|e| e.message)
+    host.confine(script, confinement).and_then(|()| host.run_file(script, args)).map_err(|e| e.message)
 }
 
 /// `blendlab run --golden FILE [--bless] SCRIPT`: exit 0 when the output matches (or FILE
 /// was written), 1 otherwise.
-fn golden_run(style: Style, script: &Path, args: &[String], golden: &Path, bless: bool) -> ExitCode {
-    let verdict = headless::check_golden(script, args, golden, bless);
+fn golden_run(
+    style: Style,
+    script: &Path,
+    args: &[String],
+    golden: &Path,
+    bless: bool,
+    confinement: Confinement,
+) -> ExitCode {
+    let verdict = headless::check_golden(script, args, golden, bless, confinement);
     let message = verdict.describe(script, golden, "run again with --bless");
     if verdict.passed() {
         eprintln!("{message}");
@@ -219,7 +240,7 @@ fn golden_run(style: Style, script: &Path, args: &[String], golden: &Path, bless
 }
 
 /// `blendlab test DIR…`: every script against its golden, one thread per core.
-fn test(style: Style, dirs: &[PathBuf], bless: bool) -> ExitCode {
+fn test(style: Style, dirs: &[PathBuf], bless: bool, confinement: Confinement) -> ExitCode {
     let scripts = match headless::find_scripts(dirs) {
         Ok(scripts) => scripts,
         Err(message) => {
@@ -228,7 +249,7 @@ fn test(style: Style, dirs: &[PathBuf], bless: bool) -> ExitCode {
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let verdicts = headless::run_tests(&scripts, bless, threads);
+    let verdicts = headless::run_tests(&scripts, bless, threads, confinement);
     print!("{}", headless::test_report(&scripts, &verdicts));
     if verdicts.iter().all(headless::Verdict::passed) { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }

@@ -1,6 +1,7 @@
-//! `run --timeout`, `run --max-memory` and `run --sandbox` through the real binary: scripts
-//! that never end or never stop allocating end with a located error and exit 1, never a hung
-//! or dead process; a sandboxed script cannot leave its folder.
+//! `--timeout`, `--max-memory` and `--sandbox` through the real binary, in every headless
+//! mode (`run`, `run --golden`, `run --partition-check`, `test`): scripts that never end or
+//! never stop allocating end with a located error and exit 1, never a hung or dead process;
+//! a sandboxed script cannot leave its folder.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -94,4 +95,64 @@ fn a_symbolic_link_out_of_the_folder_is_outside() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("`link.toml` is outside the script's folder"), "{stdout}");
+}
+
+/// A fresh folder under the system temp dir for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("blendlab-limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_golden_run_that_times_out_is_neither_compared_nor_blessed() {
+    let dir = scratch("golden");
+    let golden = dir.join("spin.out");
+    let golden_arg = golden.to_str().unwrap();
+    let stderr = failing(&["run", "--golden", golden_arg, "--bless", "--timeout", "0.3", "tests/limits/spin.lua"]);
+    assert_eq!(
+        stderr,
+        "error: tests/limits/spin.lua: stopped before its end, so nothing was compared or written: \
+         tests/limits/spin.lua:4: timed out after 0.3 s (--timeout)\n"
+    );
+    assert!(!golden.exists(), "a stopped run wrote its golden");
+    // Within the limits, a golden run is what it is without them.
+    let quick = ["--golden", "tests/limits/quick.out", "--timeout", "60", "--max-memory", "256M", "--sandbox"];
+    let out = blendlab(&[&["run"][..], &quick, &["tests/limits/quick.lua"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_partition_check_names_the_run_that_timed_out() {
+    let stderr = failing(&["run", "--partition-check", "--timeout", "0.3", "tests/limits/spin.lua"]);
+    assert_eq!(
+        stderr,
+        "error: tests/limits/spin.lua: the run with steps as written did not end: \
+         tests/limits/spin.lua:4: timed out after 0.3 s (--timeout)\n"
+    );
+    let out = blendlab(&["run", "--partition-check", "--sandbox", "--max-memory", "256M", "tests/sandbox/escape.lua"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn test_holds_every_script_to_the_limits() {
+    let dir = scratch("test");
+    std::fs::copy("tests/limits/spin.lua", dir.join("a_spin.lua")).unwrap();
+    std::fs::write(dir.join("a_spin.out"), "").unwrap();
+    std::fs::copy("tests/limits/grow.lua", dir.join("b_grow.lua")).unwrap();
+    std::fs::write(dir.join("b_grow.out"), "").unwrap();
+    std::fs::write(dir.join("c_sandboxed.lua"), "print(os == nil, io == nil)\n").unwrap();
+    std::fs::write(dir.join("c_sandboxed.out"), "true\ttrue\n").unwrap();
+    let out = blendlab(&["test", "--timeout", "0.5", "--max-memory", "16M", "--sandbox", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("FAIL") && lines[0].ends_with("a_spin.lua:4: timed out after 0.5 s (--timeout)"));
+    assert!(lines[1].starts_with("FAIL") && lines[1].contains("b_grow.lua: output differs"), "{stdout}");
+    assert!(stdout.contains("reached its memory limit (--max-memory 16M)"), "{stdout}");
+    assert!(lines.iter().any(|l| l.starts_with("ok") && l.ends_with("c_sandboxed.lua")), "{stdout}");
+    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

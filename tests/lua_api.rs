@@ -33,7 +33,7 @@ fn the_definitions_match_the_api() {
         ),
     )
     .unwrap();
-    let (output, host) = run_captured(&script, &[], |_| {});
+    let (output, host) = run_captured(&script, &[], Default::default(), |_| {});
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(output, "", "the setup runs");
     let actual =

@@ -4,7 +4,10 @@
 //! order and without colour, then `error: MESSAGE` when it fails — what a person would read
 //! in a terminal, and what a golden file holds. A check runs the script twice: output that
 //! differs between two runs of the same script cannot be a golden (pairs() order, time), so
-//! it fails naming the first line that differs.
+//! it fails naming the first line that differs. Every run is held to the same
+//! [`Confinement`] as `blendlab run` (`--timeout`, `--max-memory`, `--sandbox`); a run that
+//! its timeout stopped is a failure of its own, never compared or blessed, since the line
+//! it stopped at depends on the machine.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -15,7 +18,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::files::write_atomically;
-use super::{Host, Output};
+use super::{Confinement, Host, Output};
 use crate::report::diff::{first_difference, unified_diff};
 
 /// A `Write` into a shared buffer, so `print` output and diagnostics land in one text.
@@ -38,9 +41,15 @@ impl Capture {
     }
 }
 
-/// Runs `script` with `args` as `blendlab run` does, on a host that `setup` may configure
-/// first; returns its canonical output and the host (to look at the session afterwards).
-pub fn run_captured(script: &Path, args: &[String], setup: impl FnOnce(&Host)) -> (String, Host) {
+/// Runs `script` with `args` as `blendlab run` does, held to `confinement`, on a host that
+/// `setup` may configure first; returns its canonical output and the host (to look at the
+/// session afterwards).
+pub fn run_captured(
+    script: &Path,
+    args: &[String],
+    confinement: Confinement,
+    setup: impl FnOnce(&Host),
+) -> (String, Host) {
     let capture = Capture::default();
     let output = Output { out: Box::new(capture.clone()), err: Box::new(capture.clone()), style: Default::default() };
     let host = match Host::new(output) {
@@ -48,7 +57,7 @@ pub fn run_captured(script: &Path, args: &[String], setup: impl FnOnce(&Host)) -
         Err(e) => unreachable!("a host with the built-in prelude starts: {e}"),
     };
     setup(&host);
-    if let Err(e) = host.run_file(script, args) {
+    if let Err(e) = host.confine(script, confinement).and_then(|()| host.run_file(script, args)) {
         let _ = writeln!(capture.clone(), "error: {}", e.message);
     }
     (capture.text(), host)
@@ -56,7 +65,21 @@ pub fn run_captured(script: &Path, args: &[String], setup: impl FnOnce(&Host)) -
 
 /// The canonical output of `script` with `args`.
 pub fn canonical_output(script: &Path, args: &[String]) -> String {
-    run_captured(script, args, |_| {}).0
+    run_captured(script, args, Confinement::default(), |_| {}).0
+}
+
+/// The canonical output of a run held to `confinement`, or [`Verdict::TimedOut`].
+fn output_within(script: &Path, args: &[String], confinement: Confinement) -> Result<String, Verdict> {
+    let (output, host) = run_captured(script, args, confinement, |_| {});
+    if host.timed_out() {
+        return Err(Verdict::TimedOut { message: last_error(&output).unwrap_or("timed out").to_string() });
+    }
+    Ok(output)
+}
+
+/// The message of the `error:` line a failed run's output ends with.
+pub(crate) fn last_error(output: &str) -> Option<&str> {
+    output.lines().rev().find_map(|l| l.strip_prefix("error: "))
 }
 
 /// What a golden check found.
@@ -74,6 +97,8 @@ pub enum Verdict {
     Unsteady { line: usize, first: Option<String>, second: Option<String> },
     /// The golden file exists but cannot be read, or cannot be written when blessing.
     Unwritable { message: String },
+    /// `--timeout` stopped a run: its error.
+    TimedOut { message: String },
 }
 
 impl Verdict {
@@ -98,15 +123,22 @@ impl Verdict {
                 )
             }
             Verdict::Unwritable { message } => format!("{script}: {message}"),
+            Verdict::TimedOut { message } => {
+                format!("{script}: stopped before its end, so nothing was compared or written: {message}")
+            }
         }
     }
 }
 
-/// Runs `script` twice and compares its output with `golden`, or writes `golden` when
-/// `bless` (only if both runs agree).
-pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool) -> Verdict {
-    let first = canonical_output(script, args);
-    let second = canonical_output(script, args);
+/// Runs `script` twice, each run held to `confinement`, and compares its output with
+/// `golden`, or writes `golden` when `bless` (only if both runs ran to their end and agree).
+pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
+    let outputs = output_within(script, args, confinement)
+        .and_then(|first| Ok((first, output_within(script, args, confinement)?)));
+    let (first, second) = match outputs {
+        Ok(outputs) => outputs,
+        Err(stopped) => return stopped,
+    };
     if let Some((line, a, b)) = first_difference(&first, &second) {
         return Verdict::Unsteady { line, first: a.map(str::to_string), second: b.map(str::to_string) };
     }
@@ -159,9 +191,10 @@ pub fn find_scripts(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Checks every script against its golden on `threads` threads (each script on its own
-/// host, made in the thread that runs it: Lua states stay on one thread). Verdicts come
-/// back in the order of `scripts`, whatever order they finished in.
-pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize) -> Vec<Verdict> {
+/// host, made in the thread that runs it: Lua states stay on one thread), each run held to
+/// `confinement`. Verdicts come back in the order of `scripts`, whatever order they
+/// finished in.
+pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize, confinement: Confinement) -> Vec<Verdict> {
     let next = AtomicUsize::new(0);
     let verdicts = Mutex::new(vec![None; scripts.len()]);
     std::thread::scope(|scope| {
@@ -170,7 +203,7 @@ pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize) -> Vec<Verdic
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(script) = scripts.get(i) else { break };
-                    let verdict = check_golden(script, &[], &golden_of(script), bless);
+                    let verdict = check_golden(script, &[], &golden_of(script), bless, confinement);
                     verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(verdict);
                 }
             });

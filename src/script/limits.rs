@@ -26,6 +26,15 @@ pub struct Limits {
     pub max_memory: Option<usize>,
 }
 
+/// Everything a headless run is held to: its [`Limits`] and, with `sandbox`, its script's
+/// folder (`run --sandbox`). `run`, `run --golden`, `run --partition-check` and `blendlab
+/// test` take the same flags; every run of a script gets a host, and a clock, of its own.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Confinement {
+    pub limits: Limits,
+    pub sandbox: bool,
+}
+
 /// Why running code must stop.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watchdog {
@@ -33,6 +42,8 @@ pub(crate) struct Watchdog {
     pub(crate) interrupt: Arc<AtomicBool>,
     /// The deadline of a `--timeout` run and the timeout it came from.
     deadline: Rc<Cell<Option<(Instant, Duration)>>>,
+    /// Whether the deadline has stopped running code.
+    timed_out: Rc<Cell<bool>>,
 }
 
 impl Watchdog {
@@ -47,7 +58,15 @@ impl Watchdog {
             return Some("interrupted".into());
         }
         let (deadline, timeout) = self.deadline.get()?;
-        (Instant::now() >= deadline).then(|| format!("timed out after {} s (--timeout)", timeout.as_secs_f64()))
+        let passed = Instant::now() >= deadline;
+        self.timed_out.set(self.timed_out.get() || passed);
+        passed.then(|| format!("timed out after {} s (--timeout)", timeout.as_secs_f64()))
+    }
+
+    /// Whether the deadline has stopped running code: every caller of [`Watchdog::tripped`]
+    /// stops what runs when it answers.
+    pub(crate) fn timed_out(&self) -> bool {
+        self.timed_out.get()
     }
 }
 

@@ -39,7 +39,7 @@ use crate::reload;
 use crate::report::{Style, reload_report};
 use crate::session::Session;
 
-pub use limits::{Limits, parse_memory, parse_timeout};
+pub use limits::{Confinement, Limits, parse_memory, parse_timeout};
 pub use pretty::pretty;
 
 /// Where a host writes: `print` output, and diagnostics/warnings.
@@ -302,6 +302,20 @@ impl Host {
         sandbox::restrict(&self.lua, &root)?;
         self.state.borrow_mut().sandbox = Some(root);
         Ok(())
+    }
+
+    /// Holds the script this host is about to run, `script`, to `confinement`: the sandbox
+    /// (rooted at the script's folder) first, then the limits, whose clock starts now.
+    pub fn confine(&self, script: &Path, confinement: Confinement) -> Result<(), ScriptError> {
+        if confinement.sandbox {
+            self.sandbox(script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
+        }
+        self.set_limits(confinement.limits)
+    }
+
+    /// Whether `--timeout` stopped a script of this host (its error says where).
+    pub fn timed_out(&self) -> bool {
+        self.state.borrow().watchdog.timed_out()
     }
 
     /// The Lua hook that stops running code once the watchdog trips.

@@ -3,7 +3,8 @@
 //! — as written, one frame's worth at a time, seeded pseudo-random pieces, or one giant step
 //! that waits until the script next looks at anything — and [`partition_check`] runs the
 //! script once per plan and compares the event logs and the final weights and local times
-//! (numbers within [`TOLERANCE`]). Scripts are not edited: only `bl.step` changes.
+//! (numbers within [`TOLERANCE`]). Scripts are not edited: only `bl.step` changes. Every
+//! run is held to the same [`Confinement`]; one that its timeout stops ends the check.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -11,8 +12,8 @@ use std::path::Path;
 use mlua::{Lua, Table};
 
 use super::api::{PRELUDE_NAME, located, run_frames};
-use super::headless::run_captured;
-use super::{Host, Shared};
+use super::headless::{last_error, run_captured};
+use super::{Confinement, Host, Shared};
 use crate::event::{Event, FieldValue};
 use crate::report::{Style, event_line};
 use crate::session::Session;
@@ -212,19 +213,24 @@ struct Outcome {
     finals: Vec<(String, f64, f64)>,
 }
 
-fn run(script: &Path, args: &[String], plan: StepPlan) -> Outcome {
-    let (output, host) = run_captured(script, args, |host| {
+/// The run of `script` under `plan`; `Err` when `--timeout` stopped it (its error).
+fn run(script: &Path, args: &[String], plan: StepPlan, confinement: Confinement) -> Result<Outcome, String> {
+    let (output, host) = run_captured(script, args, confinement, |host| {
         if let Err(e) = host.set_step_plan(plan) {
             unreachable!("the step guard compiles: {e}")
         }
     });
-    let flushed = host.flush_steps().err().map(|e| format!("error: {}", e.message));
-    let error = output.lines().rev().find(|l| l.starts_with("error: ")).map(str::to_string).or(flushed);
-    host.with_session(|session| Outcome {
-        error,
+    let flushed = host.flush_steps().err().map(|e| e.message);
+    let error = last_error(&output).map(str::to_string).or(flushed);
+    if host.timed_out() {
+        let error = error.unwrap_or_else(|| "timed out".into());
+        return Err(format!("{}: the run with {} did not end: {error}", script.display(), plan.describe()));
+    }
+    Ok(host.with_session(|session| Outcome {
+        error: error.map(|e| format!("error: {e}")),
         events: session.events().iter().cloned().collect(),
         finals: finals(session),
-    })
+    }))
 }
 
 fn finals(session: &Session) -> Vec<(String, f64, f64)> {
@@ -308,14 +314,15 @@ fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String
         })
 }
 
-/// Runs `script` under every plan of [`StepPlan::CHECKED`] and compares each with the run
-/// as written. `Ok` holds the summary line; `Err` the first difference found.
-pub fn partition_check(script: &Path, args: &[String]) -> Result<String, String> {
-    let reference = run(script, args, StepPlan::AsWritten);
+/// Runs `script` under every plan of [`StepPlan::CHECKED`], each run held to
+/// `confinement`, and compares each with the run as written. `Ok` holds the summary line;
+/// `Err` the first difference found, or the run that its timeout stopped.
+pub fn partition_check(script: &Path, args: &[String], confinement: Confinement) -> Result<String, String> {
+    let reference = run(script, args, StepPlan::AsWritten, confinement)?;
     let mut out = String::new();
     for plan in StepPlan::CHECKED {
         let name = plan.describe();
-        if let Some(difference) = difference(&reference, &run(script, args, plan), &name) {
+        if let Some(difference) = difference(&reference, &run(script, args, plan, confinement)?, &name) {
             return Err(format!("{}: {name} change the result: {difference}", script.display()));
         }
     }
