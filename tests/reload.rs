@@ -124,3 +124,22 @@ fn the_watcher_reloads_saved_files_end_to_end() {
     repl.out.wait_for("60\t0.75\t3");
     repl.finish();
 }
+
+#[test]
+fn a_config_that_failed_to_load_in_the_repl_loads_once_a_save_fixes_it() {
+    let dir = common::scratch("reload-unloaded");
+    let file = dir.join("loco.toml");
+    std::fs::write(&file, common::reload_version("broken.toml")).unwrap();
+    let mut repl = pty::Piped::start(&[]);
+    repl.send(&format!("print(pcall(bl.load, {:?}))\n", file.display().to_string()));
+    repl.out.wait_for("loco.toml:4:10: error: unknown key `lenght`");
+    repl.out.wait_for("reload_failed generation=1");
+
+    std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
+    repl.out.wait_for("reload_applied generation=1");
+    repl.send(
+        "print(bl.spawn('hero', { blend_tree = 'locomotion' }) ~= nil, #bl.events({ kind = 'reload_applied' }))\n",
+    );
+    repl.out.wait_for("true\t1");
+    repl.finish();
+}

@@ -154,8 +154,6 @@ pub(crate) struct Repl {
     watcher: Option<Watcher>,
     /// Lines of an incomplete chunk read so far (plain input).
     pending: String,
-    /// Configs named on the command line that failed to load: watched, and loaded once fixed.
-    unloaded: Vec<String>,
     measure: bool,
     /// Each actor's `:plot` history, by actor id: an index for `Host::with_recording`.
     histories: Vec<usize>,
@@ -184,7 +182,6 @@ impl Repl {
             interrupt,
             watcher: None,
             pending: String::new(),
-            unloaded: Vec::new(),
             measure: options.measure,
             histories: Vec::new(),
             transcript: Vec::new(),
@@ -222,9 +219,8 @@ impl Repl {
             if file.extension().is_some_and(|e| e == "lua") {
                 let code = format!("arg = {{ [0] = {path:?} }} dofile({path:?})");
                 self.logged(code, false, |host| host.run_file(file, &[]));
-            } else if self.logged(format!("bl.load({path:?})"), false, |host| host.load_config(file)).is_none() {
-                self.unloaded.push(path);
-                self.after_job();
+            } else {
+                self.logged(format!("bl.load({path:?})"), false, |host| host.load_config(file));
             }
         }
     }
@@ -269,7 +265,7 @@ impl Repl {
         self.follow_actors();
         if let Some(watcher) = &mut self.watcher {
             let mut files = self.host.watched_files();
-            files.extend(self.unloaded.iter().cloned());
+            files.extend(self.host.unloaded_configs());
             for problem in watcher.follow(&files) {
                 self.error(&problem);
             }
@@ -442,14 +438,17 @@ impl Repl {
         }
     }
 
-    /// `:reload`: every loaded config now, then the Lua files whose text changed.
+    /// `:reload`: configs a load failed for, every loaded config now, then the Lua files
+    /// whose text changed.
     fn reload_all(&mut self) {
+        let unloaded = self.host.unloaded_configs();
+        self.load_unloaded(&unloaded);
         let configs: Vec<String> = self.host.watched_files().into_iter().filter(|f| !self.host.is_script(f)).collect();
         if !configs.is_empty() {
             self.reload_configs(&configs, true);
         }
         let reruns = self.host.rerun_changed_scripts();
-        if configs.is_empty() && reruns.is_empty() {
+        if unloaded.is_empty() && configs.is_empty() && reruns.is_empty() {
             self.note("nothing to reload: no config loaded and no Lua file changed");
         }
         for (path, outcome) in reruns {
@@ -461,15 +460,21 @@ impl Repl {
         self.after_job();
     }
 
-    /// Watched files changed on disk: configs reload now; Lua files wait for `:reload`.
-    fn files_changed(&mut self, files: Vec<String>) {
-        let (unloaded, files): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.unloaded.contains(f));
-        for file in unloaded {
-            if self.job(|host| host.load_config(Path::new(&file))).is_ok() {
+    /// Loads each of `files`, configs a load failed for; the transcript notes each that loads.
+    fn load_unloaded(&mut self, files: &[String]) {
+        for file in files {
+            if self.job(|host| host.load_config(Path::new(file))).is_ok() {
                 self.transcript.push(Entry::Note(format!("{file} loaded here, once a save fixed it (not replayed)")));
-                self.unloaded.retain(|f| *f != file);
             }
         }
+    }
+
+    /// Watched files changed on disk: configs reload now (configs a load failed for load);
+    /// Lua files wait for `:reload`.
+    fn files_changed(&mut self, files: Vec<String>) {
+        let unloaded = self.host.unloaded_configs();
+        let (unloaded, files): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| unloaded.contains(f));
+        self.load_unloaded(&unloaded);
         let (scripts, configs): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| self.host.is_script(f));
         if !configs.is_empty() {
             let saved = latest_modification(&configs);

@@ -54,6 +54,9 @@ pub(crate) struct HostState {
     session: Session,
     /// Loaded config files in load order (the live library's sources).
     sources: Vec<SourceFile>,
+    /// Configs a load failed for (errors in them, or not there yet) in a folder that exists:
+    /// a hot reload follows them too and loads each once a save fixes it.
+    unloaded: Vec<String>,
     output: Output,
     /// `bl.at` callbacks by id.
     callbacks: BTreeMap<u64, Function>,
@@ -184,6 +187,7 @@ impl Host {
         let state = Rc::new(RefCell::new(HostState {
             session: Session::default(),
             sources: Vec::new(),
+            unloaded: Vec::new(),
             output,
             callbacks: BTreeMap::new(),
             next_callback: 0,
@@ -365,6 +369,12 @@ impl Host {
         host.sources.iter().chain(&host.scripts).map(|s| s.path.clone()).collect()
     }
 
+    /// Configs a load failed for that a hot reload should follow, to load each once a save
+    /// fixes it (see [`Host::load_config`]).
+    pub fn unloaded_configs(&self) -> Vec<String> {
+        self.state.borrow().unloaded.clone()
+    }
+
     /// Whether `path` is a Lua file this host ran (re-run by `:reload`, not by a save).
     pub fn is_script(&self, path: &str) -> bool {
         self.state.borrow().scripts.iter().any(|s| s.path == path)
@@ -523,16 +533,28 @@ fn normalize(path: &Path) -> PathBuf {
 /// Reads `path`, rebuilds the library with it (replacing an earlier load of the same file),
 /// and makes the result live. On any error the live library is unchanged, the failure is
 /// logged as `reload_failed`, and the message holds every diagnostic.
+///
+/// A file that is not loaded after a failure, in a folder that exists, is remembered as
+/// unloaded (a hot reload follows it) until a load of it succeeds.
 fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
     let path = normalize(path).display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        let mut host = state.borrow_mut();
-        host.session.reload_failed(1);
-        host.last_build_failed = true;
-        format!("{path}: error: cannot read file: {e}")
-    })?;
-    rebuild(state, vec![SourceFile { path: path.clone(), text }])?;
-    let host = state.borrow();
+    let loaded = std::fs::read_to_string(&path)
+        .map_err(|e| {
+            let mut host = state.borrow_mut();
+            host.session.reload_failed(1);
+            host.last_build_failed = true;
+            format!("{path}: error: cannot read file: {e}")
+        })
+        .and_then(|text| rebuild(state, vec![SourceFile { path: path.clone(), text }]));
+    let mut host = state.borrow_mut();
+    host.unloaded.retain(|p| *p != path);
+    if let Err(message) = loaded {
+        let folder = Path::new(&path).parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !host.sources.iter().any(|s| s.path == path) && folder.is_dir() {
+            host.unloaded.push(path);
+        }
+        return Err(message);
+    }
     Ok(host.session.snapshot().files.iter().find(|(p, _)| *p == path).map(|(_, n)| n.clone()).unwrap_or_default())
 }
 
