@@ -143,3 +143,35 @@ fn a_config_that_failed_to_load_in_the_repl_loads_once_a_save_fixes_it() {
     repl.out.wait_for("true\t1");
     repl.finish();
 }
+
+#[test]
+fn a_lua_file_re_run_by_reload_replaces_its_listeners_and_pending_callbacks() {
+    let dir = common::scratch("reload-rerun");
+    let config = dir.join("loco.toml");
+    std::fs::write(&config, common::reload_version("v1.toml")).unwrap();
+    let script = dir.join("setup.lua");
+    let version = |n: u32| {
+        format!(
+            "bl.load('loco.toml')\nhero = bl.spawn('hero', {{ blend_tree = 'locomotion' }})\n\
+             bl.on('timeline_missing', function() print('v{n} heard') end)\n\
+             bl.at(1, function() print('v{n} at 1 s') end)\nprint('v{n} ran')\n"
+        )
+    };
+    std::fs::write(&script, version(1)).unwrap();
+    let captured = Captured::default();
+    let output = Output { out: Box::new(captured.clone()), err: Box::new(captured.clone()), style: Default::default() };
+    let host = Host::new(output).unwrap();
+    host.run_file(&script, &[]).unwrap();
+    host.eval("bl.step(0.5) hero:set('speed', 0.75)").unwrap();
+
+    std::fs::write(&script, version(2)).unwrap();
+    let reruns = host.rerun_changed_scripts();
+    assert_eq!(reruns.len(), 1);
+    assert!(reruns[0].1.is_ok(), "{:?}", reruns[0].1);
+    host.eval("bl.step(1) hero:play('nowhere')").unwrap();
+    host.flush_events().unwrap();
+    assert_eq!(host.eval("hero:get('speed')").unwrap()[0], "0.75", "the re-run kept the actor");
+    // One listener and one callback, the new version's: nothing of v1 runs after the re-run.
+    assert_eq!(captured.text(), "v1 ran\nv2 ran\nv2 at 1 s\nv2 heard\n");
+    assert!(host.rerun_changed_scripts().is_empty(), "an unchanged file is not re-run");
+}

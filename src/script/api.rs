@@ -103,7 +103,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
             let id = host.next_callback;
             host.session.schedule(time, id).map_err(|e| located(lua, format!("bl.at: {e}")))?;
             host.next_callback += 1;
-            host.callbacks.insert(id, callback);
+            let origin = user_frame(lua).map(|(source, _)| source);
+            host.callbacks.insert(id, super::Callback { function: callback, origin });
             Ok(())
         })?,
     )?;
@@ -389,7 +390,7 @@ fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
     for id in due {
         let callback = state.borrow_mut().callbacks.remove(&id);
         if let (Some(callback), None) = (callback, &failure) {
-            failure = callback.call::<()>(()).err();
+            failure = callback.function.call::<()>(()).err();
         }
     }
     state.borrow_mut().session.finish_frame();

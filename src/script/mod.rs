@@ -58,8 +58,8 @@ pub(crate) struct HostState {
     /// a hot reload follows them too and loads each once a save fixes it.
     unloaded: Vec<String>,
     output: Output,
-    /// `bl.at` callbacks by id.
-    callbacks: BTreeMap<u64, Function>,
+    /// `bl.at` callbacks not yet run, by id.
+    callbacks: BTreeMap<u64, Callback>,
     next_callback: u64,
     /// `bl.on` listeners in registration order.
     listeners: Vec<Listener>,
@@ -88,6 +88,13 @@ pub(crate) struct HostState {
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
 pub(crate) struct Listener {
     kind: String,
+    function: Function,
+    origin: Option<String>,
+}
+
+/// A `bl.at` callback and the chunk that scheduled it (re-running that file before it ran
+/// drops it: the re-run schedules its own).
+pub(crate) struct Callback {
     function: Function,
     origin: Option<String>,
 }
@@ -421,8 +428,9 @@ impl Host {
 
     /// `:reload` for Lua: re-runs every file run earlier whose text changed on disk, in the
     /// order they first ran, in the same globals. While a file re-runs, its `bl.spawn` of an
-    /// actor that already exists with the same spec returns that actor, and the listeners its
-    /// previous run registered are replaced. Returns (path, outcome) per file re-run.
+    /// actor that already exists with the same spec returns that actor, and the listeners and
+    /// the `bl.at` callbacks (those not run yet) of its previous run are replaced. Returns
+    /// (path, outcome) per file re-run.
     pub fn rerun_changed_scripts(&self) -> Vec<(String, Result<(), ScriptError>)> {
         let scripts = self.state.borrow().scripts.clone();
         let mut results = Vec::new();
@@ -443,6 +451,7 @@ impl Host {
         {
             let mut host = self.state.borrow_mut();
             host.listeners.retain(|l| l.origin.as_deref() != Some(origin.as_str()));
+            host.callbacks.retain(|_, c| c.origin.as_deref() != Some(origin.as_str()));
             host.rerunning = Some(origin);
         }
         let outcome = self.run_file(path, &[]);
