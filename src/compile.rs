@@ -22,7 +22,7 @@ use crate::blend::one_d;
 use crate::blend::simple_directional::{self, SimpleDirectional};
 use crate::blend::triangulated::Triangulated;
 use crate::config::raw::{BlendKind, RawBlendTree, RawChild, SyncMode};
-use crate::config::{Diagnostic, Named, ParsedFile, SourceFile, parse_file, suggestion};
+use crate::config::{Diagnostic, Named, Namespace, ParsedFile, SourceFile, parse_file, suggestion};
 use crate::input::InputDef;
 use crate::timeline::{Timeline, TimelineId};
 
@@ -262,9 +262,11 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
         })
         .collect();
     let unparsed = parsed.iter().filter(|f| f.unparsed).map(|f| f.path.clone()).collect();
+    let unread = parsed.iter().flat_map(|f| f.unread.iter().cloned()).collect();
     let mut builder = Builder {
         sources,
         unparsed,
+        unread,
         entry_valid: true,
         entry_reported: Vec::new(),
         diagnostics,
@@ -292,6 +294,9 @@ struct Builder<'a> {
     sources: &'a [SourceFile],
     /// Files that are not valid TOML: every name they would define is unknown.
     unparsed: Vec<String>,
+    /// Names of entries that could not be read at all: they have their error, so references
+    /// to them are not reported as unknown names too.
+    unread: BTreeSet<(Namespace, String)>,
     /// Of the timeline being compiled: whether it is locally valid (warnings are only given
     /// for valid ones — an invalid one has errors to fix first) and its reported keys.
     entry_valid: bool,
@@ -660,6 +665,11 @@ impl Builder<'_> {
         layout
     }
 
+    /// Whether `name` is defined in `namespace` by an entry that could not be read.
+    fn unread(&self, namespace: Namespace, name: &str) -> bool {
+        self.unread.contains(&(namespace, name.to_string()))
+    }
+
     /// A did-you-mean for an unknown `name` among `candidates`, or, when some file could not be
     /// parsed, a reminder that its names are unknown.
     fn unknown_hint<'c>(&self, name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
@@ -690,13 +700,15 @@ impl Builder<'_> {
                 Motion::Clip(0)
             }
             None => {
-                let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
-                self.error(
-                    file,
-                    name.span(),
-                    format!("unknown motion `{}`: no clip or blend tree has that name", name.get_ref()),
-                    hint,
-                );
+                if !self.unread(Namespace::Asset, name.get_ref()) {
+                    let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
+                    self.error(
+                        file,
+                        name.span(),
+                        format!("unknown motion `{}`: no clip or blend tree has that name", name.get_ref()),
+                        hint,
+                    );
+                }
                 Motion::Clip(0)
             }
         }

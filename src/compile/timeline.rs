@@ -11,7 +11,7 @@ use crate::config::timeline::{
     CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTask, RawTimeline, RawTimelineClip,
     RawTrack, TrackKind,
 };
-use crate::config::{number, suggestion};
+use crate::config::{Namespace, number, suggestion};
 use crate::graph::DEFAULT_CHANNEL;
 use crate::time::{MAX_SECONDS, Ticks};
 use crate::timeline::interval_tree::{Entry, IntervalTree};
@@ -272,7 +272,7 @@ impl Builder<'_> {
                         other.kind_name()
                     );
                     self.error(file, animation.span(), message, None);
-                } else if !is_state {
+                } else if !is_state && !self.unread(Namespace::Asset, animation.get_ref()) {
                     let names = self.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)));
                     let hint = self.unknown_hint(animation.get_ref(), names);
                     self.error(
@@ -341,7 +341,8 @@ impl Builder<'_> {
         catalog: fn(&crate::compile::Snapshot) -> &std::collections::BTreeSet<String>,
     ) {
         let names = catalog(&self.snapshot);
-        if !names.contains(name.get_ref()) {
+        let namespace = if what == "audio" { Namespace::Audio } else { Namespace::HitProfile };
+        if !names.contains(name.get_ref()) && !self.unread(namespace, name.get_ref()) {
             let hint = self.unknown_hint(name.get_ref(), names.iter().map(String::as_str));
             let message = format!(
                 "unknown {what} `{}`: it is not in the [{}] catalog",
@@ -367,13 +368,15 @@ impl Builder<'_> {
                 None
             }
             None => {
-                let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
-                self.error(
-                    file,
-                    name.span(),
-                    format!("unknown motion `{}`: no clip, blend tree or timeline has that name", name.get_ref()),
-                    hint,
-                );
+                if !self.unread(Namespace::Asset, name.get_ref()) {
+                    let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
+                    self.error(
+                        file,
+                        name.span(),
+                        format!("unknown motion `{}`: no clip, blend tree or timeline has that name", name.get_ref()),
+                        hint,
+                    );
+                }
                 None
             }
         }
@@ -607,6 +610,9 @@ impl Builder<'_> {
                     Some(other) => format!("`{}` is a {}, not a {want}", name.get_ref(), other.kind_name()),
                     None => format!("no {want} named `{}`", name.get_ref()),
                 };
+                if found.is_none() && self.unread(Namespace::Asset, name.get_ref()) {
+                    return None;
+                }
                 let hint = if found.is_some() {
                     None
                 } else {

@@ -56,8 +56,20 @@ pub struct ParsedFile {
     /// Hit profiles are free-form tables passed through with `ApplyHit` commands.
     pub hit_profiles: Vec<Named<toml::Table>>,
     pub inputs: Vec<Named<inputs::RawInputs>>,
+    /// Entries that could not be read at all (reported), by the names they define: references
+    /// to them are not reported again as unknown names.
+    pub unread: Vec<(Namespace, String)>,
     /// The file is not valid TOML, so it defines nothing.
     pub unparsed: bool,
+}
+
+/// Where a name must be unique and is looked up: assets (clips, blend trees, timelines,
+/// graphs share one namespace), or one of the two catalogs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Namespace {
+    Asset,
+    Audio,
+    HitProfile,
 }
 
 /// The top-level tables this version understands.
@@ -91,15 +103,21 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
             problems.type_error(value.span(), section, "a table", &value);
             continue;
         };
+        let unread = &mut parsed.unread;
+        let asset = Some((Namespace::Asset, &mut *unread));
         match section {
-            "clips" => parsed.clips = problems.entries(entries, validate_clip),
-            "parameters" => parsed.parameters = problems.entries(entries, validate_parameter),
-            "blend_trees" => parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree),
-            "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline),
-            "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph),
-            "audio" => parsed.audio = problems.entries(entries, timeline::validate_audio),
-            "hit_profiles" => parsed.hit_profiles = problems.entries(entries, |_, _| {}),
-            "inputs" => parsed.inputs = problems.entries(entries, inputs::validate_inputs),
+            "clips" => parsed.clips = problems.entries(entries, validate_clip, asset),
+            "parameters" => parsed.parameters = problems.entries(entries, validate_parameter, None),
+            "blend_trees" => parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree, asset),
+            "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline, asset),
+            "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph, asset),
+            "audio" => {
+                parsed.audio = problems.entries(entries, timeline::validate_audio, Some((Namespace::Audio, unread)))
+            }
+            "hit_profiles" => {
+                parsed.hit_profiles = problems.entries(entries, |_, _| {}, Some((Namespace::HitProfile, unread)))
+            }
+            "inputs" => parsed.inputs = problems.entries(entries, inputs::validate_inputs, None),
             other => {
                 let mut d = Diagnostic::error(
                     &source.path,
@@ -146,8 +164,14 @@ impl Problems<'_> {
         self.error(span, format!("`{what}` must be {expected}, found {}", found.get_ref().type_str()));
     }
 
-    /// Deserializes and validates every entry of a section, flagging the invalid ones.
-    fn entries<T: DeserializeOwned>(&mut self, table: &DeTable, validate: fn(&mut Self, &Named<T>)) -> Vec<Named<T>> {
+    /// Deserializes and validates every entry of a section, flagging the invalid ones; the
+    /// names of entries that cannot be read at all go to `unread` (with their namespace).
+    fn entries<T: DeserializeOwned>(
+        &mut self,
+        table: &DeTable,
+        validate: fn(&mut Self, &Named<T>),
+        mut unread: Option<(Namespace, &mut Vec<(Namespace, String)>)>,
+    ) -> Vec<Named<T>> {
         let mut entries = Vec::new();
         for (key, value) in table {
             let fallback = value.span();
@@ -157,15 +181,19 @@ impl Problems<'_> {
                 self.toml_error(error, fallback.clone());
             }
             // What remains after pruning is validated too, so its problems show at once.
-            if let Some(entry) = entry {
-                let name = key.get_ref().to_string();
-                let mut named = Named { name, span: key.span(), value: entry, valid: true, reported };
-                self.reported = named.reported.clone();
-                validate(self, &named);
-                self.reported.clear();
-                named.valid = self.errors() == before;
-                entries.push(named);
-            }
+            let Some(entry) = entry else {
+                if let Some((namespace, unread)) = &mut unread {
+                    unread.push((*namespace, key.get_ref().to_string()));
+                }
+                continue;
+            };
+            let name = key.get_ref().to_string();
+            let mut named = Named { name, span: key.span(), value: entry, valid: true, reported };
+            self.reported = named.reported.clone();
+            validate(self, &named);
+            self.reported.clear();
+            named.valid = self.errors() == before;
+            entries.push(named);
         }
         entries
     }
@@ -175,15 +203,23 @@ impl Problems<'_> {
     }
 
     /// Turns a toml/serde error into a diagnostic, rewording serde's "unknown field" and
-    /// "unknown variant" messages and adding a did-you-mean.
+    /// "unknown variant" messages and adding a did-you-mean. A date or time where another
+    /// type belongs is called one (serde sees TOML's date-times as tables).
     fn toml_error(&mut self, error: &toml::de::Error, fallback: Range<usize>) {
         let span = error.span().unwrap_or(fallback);
         let message = reworded(error.message().trim());
+        let written = self.text.get(span.clone()).unwrap_or("");
         let message = match message.as_str() {
             "duplicate key" => {
-                let key = self.text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
+                let key = written.trim_matches(['"', '\'']);
                 format!("duplicate key `{key}`: a key may appear only once in a table")
             }
+            _ if message.starts_with("invalid type: table") && written.parse::<toml::value::Datetime>().is_ok() => {
+                message.replacen("invalid type: table", "invalid type: date-time", 1)
+            }
+            // A date-time where an entry's table belongs reaches serde as a table with one
+            // private key.
+            _ if message.contains("$__toml_private_datetime") => "invalid type: date-time, expected a table".into(),
             _ => message,
         };
         let d = match unknown_name(&message) {
