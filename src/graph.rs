@@ -562,6 +562,14 @@ impl Graph {
         self.channel_numbers(channel)[2 * self.leaves.len() + 1]
     }
 
+    /// A leaf's share of its own layer's source (a tree's leaf weight, 1 for a clip, a
+    /// transition state's weight times its share) before layer weights, masks and the layers
+    /// above apply; for a timeline's leaves, the share in the first channel.
+    pub fn source_share(&self, leaf: usize) -> f64 {
+        let l = &self.leaves[leaf];
+        self.layers[l.layer].source.shares(0).get(l.index).copied().unwrap_or(0.0)
+    }
+
     /// A leaf's local time in seconds.
     pub fn local_time(&self, leaf: usize) -> f64 {
         let l = &self.leaves[leaf];

@@ -234,7 +234,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
                         out,
                         "  {}  share {}  t {}",
                         leaf.name,
-                        fixed(graph.weights(0)[i]),
+                        fixed(graph.source_share(i)),
                         fixed(graph.local_time(i))
                     );
                 }

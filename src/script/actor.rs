@@ -4,7 +4,7 @@
 //! methods are raw Rust functions (`actor_*`, `playback_*` in the raw table) wrapped by the
 //! prelude and found through `__index`.
 
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef};
+use mlua::{AnyUserData, IntoLuaMulti, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
 use super::Shared;
 use super::api::located;
@@ -224,15 +224,17 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
                 (from, None) => Ticks::from_secs(from.unwrap_or(0.0)).map_err(Into::into),
             }
             .map_err(|e| located(lua, format!("actor:play: {e}")))?;
+            // An unknown timeline is data (`nil, message`, and `timeline_missing` logged); a
+            // playback is returned alone, so the REPL and `print` show just the handle.
             if host.session.snapshot().timeline_id(&timeline).is_none() {
                 let message = host.session.play(id, &timeline, layer.as_deref(), start).err().map(|e| e.to_string());
-                return Ok((mlua::Value::Nil, message));
+                return (mlua::Value::Nil, message).into_lua_multi(lua);
             }
             let handle = host
                 .session
                 .play(id, &timeline, layer.as_deref(), start)
                 .map_err(|e| located(lua, format!("actor:play: {e}")))?;
-            Ok((mlua::Value::UserData(lua.create_userdata(Handle::Playback(handle))?), None))
+            lua.create_userdata(Handle::Playback(handle))?.into_lua_multi(lua)
         })?,
     )?;
 

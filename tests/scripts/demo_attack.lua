@@ -62,3 +62,8 @@ end
 for _, c in ipairs(trace.commands) do
   print(string.format("  command %s from %s: %s", c.type, c.source, c.result))
 end
+
+print("-- what play returns")
+-- A playback comes back alone (the REPL shows just the handle); an unknown timeline comes
+-- back as nil and the message.
+print(select("#", fresh:play("demo_attack", { layer = "skill" })), fresh:play("demo_atack", { layer = "skill" }))
