@@ -20,9 +20,10 @@
 ---@field timeline string?
 ---@field [string] any other fields of the kind
 
+---An unknown key, kind or actor is an error (with a did-you-mean), never an empty filter.
 ---@class bl.EventFilter
 ---@field kind string? only events of this kind
----@field actor string? only events of this actor
+---@field actor (string|bl.Actor)? only events of this actor (its name or its handle)
 
 ---@class bl.SpawnSpec
 ---@field graph string? a [graphs.NAME]
@@ -226,7 +227,7 @@ function bl.expect_event(spec) end
 ---@param channel? string default: the first channel
 function bl.expect_weights(actor, weights, tolerance, channel) end
 ---Fails if any event happened twice in one frame for one actor.
----@param filter? { kind: string? }
+---@param filter? bl.EventFilter
 function bl.no_duplicate_events(filter) end
 ---Samples an actor every `every` logic frames (default 1) from now.
 ---@param actor bl.Actor

@@ -97,6 +97,8 @@ pub enum SessionError {
     UnknownAsset { kind: &'static str, name: String, hint: Option<String> },
     #[error("an actor named `{0}` already exists")]
     DuplicateActor(String),
+    #[error("an actor needs a name that prints on one line (not empty, no control characters), got {0:?}")]
+    BadActorName(String),
     #[error("no actor named `{name}`{}", hint_suffix(.hint))]
     UnknownActor { name: String, hint: Option<String> },
     #[error("actor `{actor}` has no parameter `{name}`{}", hint_suffix(.hint))]
@@ -413,8 +415,12 @@ impl Session {
         self.log(None, EventKind::ReloadFailed { generation: self.generation + 1, errors });
     }
 
-    /// Creates an actor driven by `spec`, evaluated at once at the current time.
+    /// Creates an actor driven by `spec`, evaluated at once at the current time. Its name
+    /// heads its event lines and table titles, so it must print on one line.
     pub fn spawn(&mut self, name: &str, spec: ActorSpec) -> Result<ActorId, SessionError> {
+        if name.is_empty() || name.chars().any(char::is_control) {
+            return Err(SessionError::BadActorName(name.into()));
+        }
         if self.actor_ids.contains_key(name) {
             return Err(SessionError::DuplicateActor(name.into()));
         }

@@ -66,13 +66,13 @@ fn playback(this: &UserDataRef<Handle>) -> mlua::Result<PlaybackHandle> {
     }
 }
 
-/// Channel index from an optional name (the first channel by default).
-fn channel(lua: &Lua, graph: &Graph, name: Option<String>) -> mlua::Result<usize> {
+/// Channel index from an optional name (the first channel by default), for `label`.
+fn channel(lua: &Lua, label: &str, graph: &Graph, name: Option<String>) -> mlua::Result<usize> {
     let Some(name) = name else { return Ok(0) };
     graph.channels().iter().position(|c| *c == name).ok_or_else(|| {
         let hint =
             suggestion(&name, graph.channels().iter().map(String::as_str)).map_or(String::new(), |h| format!("; {h}"));
-        located(lua, format!("actor: no channel `{name}` (channels: {}){hint}", graph.channels().join(", ")))
+        located(lua, format!("{label}: no channel `{name}` (channels: {}){hint}", graph.channels().join(", ")))
     })
 }
 
@@ -136,7 +136,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
             let graph = host.session.actor(actor_id(&this)?).graph();
-            let c = channel(lua, graph, name)?;
+            let c = channel(lua, "actor:weights", graph, name)?;
             weights_table(lua, graph.leaves().iter().map(|l| l.name.as_str()), graph.weights(c), graph.default_share(c))
         })?,
     )?;
@@ -147,7 +147,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
             let graph = host.session.actor(actor_id(&this)?).graph();
-            Ok(graph.output_weight(channel(lua, graph, name)?))
+            Ok(graph.output_weight(channel(lua, "actor:output_weight", graph, name)?))
         })?,
     )?;
 

@@ -9,7 +9,7 @@ use super::{Listener, Shared, load_config};
 use crate::config::suggestion;
 use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
-use crate::session::ActorSpec;
+use crate::session::{ActorId, ActorSpec, Session};
 
 /// Chunk name of the prelude.
 pub(crate) const PRELUDE_NAME: &str = "=[bl]";
@@ -191,8 +191,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     bl.set(
         "events",
         lua.create_function(move |lua, filter: Option<Table>| {
-            let filter = event_filter(lua, filter)?;
             let host = s.borrow();
+            let filter = event_filter(lua, &host.session, "bl.events", filter)?;
             let list = lua.create_table()?;
             for event in host.session.events().iter().filter(|e| filter.matches(e)) {
                 list.push(event_table(lua, event)?)?;
@@ -205,7 +205,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     bl.set(
         "on",
         lua.create_function(move |lua, (kind, callback): (String, Function)| {
-            check_kind(lua, &kind)?;
+            super::check_kind(&kind).map_err(|m| located(lua, format!("bl.on: {m}")))?;
             let origin = user_frame(lua).map(|(source, _)| source);
             s.borrow_mut().listeners.push(Listener { kind, function: callback, origin });
             Ok(())
@@ -280,9 +280,12 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     })?;
     lua.globals().get::<Table>("io")?.set("write", write)?;
 
-    let message_of = lua.create_function(|lua, error: Value| {
+    let message_of = lua.create_function(|lua, (error, label): (Value, String)| {
         Ok(match error {
-            Value::Error(e) => super::root_message(&e),
+            Value::Error(e) => match argument_problem(&e, &label) {
+                Some(problem) => super::root_message(&located(lua, problem)),
+                None => super::root_message(&e),
+            },
             other => super::strip_traceback(&lua.globals().get::<Function>("tostring")?.call::<String>(other)?),
         })
     })?;
@@ -294,6 +297,35 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
 }
 
 use std::io::Write as _;
+
+/// An argument of the wrong type given to `label` (`bl.at`, `actor:set`, …), in words:
+/// `bl.at: argument 2 must be a function, got nil`. Arguments count as the caller wrote
+/// them (a method's object is not one); a method called with `.` instead of `:` says so.
+fn argument_problem(error: &mlua::Error, label: &str) -> Option<String> {
+    let (pos, cause) = match error {
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            return argument_problem(cause, label);
+        }
+        mlua::Error::BadArgument { pos, cause, .. } => (*pos, cause),
+        _ => return None,
+    };
+    let mlua::Error::FromLuaConversionError { from, to, .. } = &**cause else { return None };
+    let wanted = match to.as_str() {
+        "f64" | "f32" => "a number",
+        "i64" | "i32" | "u64" | "u32" | "u16" | "usize" => "a whole number",
+        "String" | "string" => "a string",
+        "function" | "Function" => "a function",
+        "table" | "Table" => "a table",
+        "bool" | "boolean" => "a boolean",
+        other => other,
+    };
+    let method = label.split_once(':').map(|(_, m)| m);
+    let pos = if method.is_some() { pos - 1 } else { pos };
+    Some(match method {
+        Some(method) if pos == 0 => format!("{label}: call it with a colon (`x:{method}(…)`); the object was a {from}"),
+        _ => format!("{label}: argument {pos} must be {wanted}, got {from}"),
+    })
+}
 
 /// `{ blend_tree = "…" }` (and, as they arrive, `graph`, `timeline`) → an actor spec.
 fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
@@ -329,17 +361,62 @@ fn actor_spec(lua: &Lua, spec: &Table) -> mlua::Result<ActorSpec> {
     })
 }
 
-fn check_kind(lua: &Lua, kind: &str) -> mlua::Result<()> {
-    super::check_kind(kind).map_err(|message| located(lua, message))
+/// The event filter `{ kind = "…", actor = name or handle }` given to `label` (`bl.events`,
+/// `bl.events_jsonl`, `bl.no_duplicate_events`). An unknown key, kind or actor is an error
+/// with a did-you-mean: a typo must never become a filter that matches nothing or everything.
+pub(crate) fn event_filter(
+    lua: &Lua,
+    session: &Session,
+    label: &str,
+    filter: Option<Table>,
+) -> mlua::Result<EventFilter> {
+    const KEYS: &[&str] = &["kind", "actor"];
+    let mut out = EventFilter::default();
+    let Some(filter) = filter else { return Ok(out) };
+    for pair in filter.pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        let key = match key {
+            Value::String(key) => key.to_string_lossy(),
+            other => {
+                return Err(located(
+                    lua,
+                    format!("{label}: filter keys are kind and actor, got a {}", other.type_name()),
+                ));
+            }
+        };
+        match (key.as_str(), value) {
+            ("kind", Value::String(kind)) => {
+                let kind = kind.to_string_lossy();
+                super::check_kind(&kind).map_err(|m| located(lua, format!("{label}: {m}")))?;
+                out.kind = Some(kind);
+            }
+            ("kind", other) => {
+                return Err(located(
+                    lua,
+                    format!("{label}: `kind` takes an event kind name, got {}", other.type_name()),
+                ));
+            }
+            ("actor", value) => out.actor = Some(session.actor(actor_of(lua, label, session, value)?).name.clone()),
+            (other, _) => {
+                let hint = suggestion(other, KEYS.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
+                return Err(located(lua, format!("{label}: unknown filter key `{other}` (known: kind, actor){hint}")));
+            }
+        }
+    }
+    Ok(out)
 }
 
-pub(crate) fn event_filter(lua: &Lua, filter: Option<Table>) -> mlua::Result<EventFilter> {
-    let Some(filter) = filter else { return Ok(EventFilter::default()) };
-    let kind: Option<String> = filter.get("kind")?;
-    if let Some(kind) = &kind {
-        check_kind(lua, kind)?;
-    }
-    Ok(EventFilter { kind, actor: filter.get("actor")? })
+/// An actor from a handle or a name, given to `label`.
+pub(crate) fn actor_of(lua: &Lua, label: &str, session: &Session, value: Value) -> mlua::Result<ActorId> {
+    let found = match value {
+        Value::UserData(ud) => match *ud.borrow::<Handle>()? {
+            Handle::Actor(id) => Ok(id),
+            _ => Err("expected an actor, got a playback handle".to_string()),
+        },
+        Value::String(name) => session.find_actor(&name.to_string_lossy()).map_err(|e| e.to_string()),
+        other => Err(format!("expected an actor or its name, got {}", other.type_name())),
+    };
+    found.map_err(|message| located(lua, format!("{label}: {message}")))
 }
 
 /// `{ frame, time, kind, actor, …fields }` for one event.

@@ -8,12 +8,11 @@ use std::fmt::Write as _;
 use mlua::{Lua, Table, Value};
 
 use super::Shared;
-use super::actor::Handle;
-use super::api::{event_table, located};
+use super::api::{actor_of, event_filter, event_table, located};
 use crate::config::suggestion;
 use crate::event::{Event, FieldValue};
 use crate::report::{self, Align, Style, event_line, fixed, grid};
-use crate::session::{ActorId, Session};
+use crate::session::Session;
 use crate::time::Ticks;
 
 /// Events listed in a failure message at most.
@@ -47,7 +46,10 @@ impl EventSpec {
                     };
                     out.between = Some((tick(window.get(1)?)?, tick(window.get(2)?)?));
                 }
-                "actor" => out.actor = Some(actor_name(lua, session, value)?),
+                "actor" => {
+                    let id = actor_of(lua, "bl.expect_event", session, value)?;
+                    out.actor = Some(session.actor(id).name.clone());
+                }
                 "count" => out.count = Some(usize::from_lua_value(lua, value, "count")?),
                 _ => out.fields.push((key, value)),
             }
@@ -141,22 +143,6 @@ fn field_equals(field: &FieldValue, wanted: &Value) -> bool {
     }
 }
 
-/// An actor from a handle or a name.
-fn actor_of(lua: &Lua, session: &Session, value: Value) -> mlua::Result<ActorId> {
-    match value {
-        Value::UserData(ud) => match *ud.borrow::<Handle>()? {
-            Handle::Actor(id) => Ok(id),
-            _ => Err(located(lua, "expected an actor, got a playback handle")),
-        },
-        Value::String(name) => session.find_actor(&name.to_string_lossy()).map_err(|e| located(lua, e)),
-        other => Err(located(lua, format!("expected an actor or its name, got {}", other.type_name()))),
-    }
-}
-
-fn actor_name(lua: &Lua, session: &Session, value: Value) -> mlua::Result<String> {
-    Ok(session.actor(actor_of(lua, session, value)?).name.clone())
-}
-
 /// Up to [`SHOWN`] event lines, indented, with a count of the rest.
 fn listing(events: &[&Event]) -> String {
     let mut text = String::new();
@@ -205,7 +191,7 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
     let (actor, expected, tol, channel) = args;
     let tol = tol.unwrap_or(1e-6);
     let host = state.borrow();
-    let id = actor_of(lua, &host.session, actor)?;
+    let id = actor_of(lua, "bl.expect_weights", &host.session, actor)?;
     let a = host.session.actor(id);
     let graph = a.graph();
     let c = match &channel {
@@ -258,13 +244,9 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
 
 /// `bl.no_duplicate_events(filter)`: no two events alike (frame, actor, kind, fields).
 fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua::Result<()> {
-    let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
-    if let Some(kind) = &kind {
-        super::check_kind(kind).map_err(|m| located(lua, format!("bl.no_duplicate_events: {m}")))?;
-    }
     let host = state.borrow();
-    let events: Vec<&Event> =
-        host.session.events().iter().filter(|e| kind.as_deref().is_none_or(|k| k == e.kind.name())).collect();
+    let filter = event_filter(lua, &host.session, "bl.no_duplicate_events", filter)?;
+    let events: Vec<&Event> = host.session.events().iter().filter(|e| filter.matches(e)).collect();
     let mut repeated: Vec<(&Event, usize)> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let same =

@@ -6,13 +6,14 @@
 local raw, message_of = ...
 local pack, unpack, pcall, error = table.pack, table.unpack, pcall, error
 
-local function wrap(f)
+-- `label` is the public name (`bl.at`, `actor:set`), for messages about bad arguments.
+local function wrap(f, label)
   return function(...)
     local results = pack(pcall(f, ...))
     if results[1] then
       return unpack(results, 2, results.n)
     end
-    error(message_of(results[2]), 0)
+    error(message_of(results[2], label), 0)
   end
 end
 
@@ -20,9 +21,9 @@ local bl, methods = {}, { actor = {}, playback = {}, sweep = {}, recording = {} 
 for name, f in pairs(raw) do
   local kind, method = name:match("^(%l+)_(.+)$")
   if kind and methods[kind] then
-    methods[kind][method] = wrap(f)
+    methods[kind][method] = wrap(f, kind .. ":" .. method)
   else
-    bl[name] = wrap(f)
+    bl[name] = wrap(f, "bl." .. name)
   end
 end
 

@@ -130,8 +130,11 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
     raw.set(
         "events_jsonl",
         lua.create_function(move |lua, (path, filter): (String, Option<Table>)| {
-            let filter = event_filter(lua, filter)?;
-            let text = events_jsonl(s.borrow().session.events().iter().filter(|e| filter.matches(e)));
+            let text = {
+                let host = s.borrow();
+                let filter = event_filter(lua, &host.session, "bl.events_jsonl", filter)?;
+                events_jsonl(host.session.events().iter().filter(|e| filter.matches(e)))
+            };
             write_for_script(lua, &s, "bl.events_jsonl", &path, &text)
         })?,
     )?;

@@ -17,3 +17,17 @@ try("unknown channel", function() t:weights("bdy") end)
 try("unknown event kind", function() bl.on("clip_begn", function() end) end)
 try("events with bad kind", function() bl.events({ kind = "reload" }) end)
 print(tostring(t))
+-- Arguments of the wrong type name the function, the argument and what it got.
+try("missing callback", function() bl.at(2) end)
+try("missing value", function() t:set("X") end)
+try("dot instead of colon", function() t.set("X", 1) end)
+try("step with a word", function() bl.step("soon") end)
+-- Event filters: a typo is an error, never a filter that matches nothing or everything.
+try("filter with unknown actor", function() bl.events({ actor = "tt" }) end)
+try("filter with unknown key", function() bl.events({ knd = "signal" }) end)
+try("jsonl filter with bad kind", function() bl.events_jsonl("never_written.jsonl", { kind = "signl" }) end)
+try("duplicates filter by actor", function() bl.no_duplicate_events({ actor = t }) end)
+print("events of t by handle: " .. #bl.events({ actor = t }) .. ", by name: " .. #bl.events({ actor = "t" }))
+-- Actor names show in every event line: empty names and line breaks are refused.
+try("empty actor name", function() bl.spawn("", { blend_tree = "abc" }) end)
+try("actor name with a line break", function() bl.spawn("a\nb", { blend_tree = "abc" }) end)
