@@ -7,7 +7,7 @@
 use mlua::{AnyUserData, IntoLuaMulti, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
 use super::Shared;
-use super::api::located;
+use super::api::{Options, located};
 use crate::config::suggestion;
 use crate::graph::Graph;
 use crate::report::{explain, graph_view, trace_view, weight_table};
@@ -212,9 +212,10 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         "actor_play",
         lua.create_function(move |lua, (this, timeline, options): (Actor, String, Option<Table>)| {
             let id = actor_id(&this)?;
-            let layer: Option<String> = options.as_ref().map(|o| o.get("layer")).transpose()?.flatten();
-            let from: Option<f64> = options.as_ref().map(|o| o.get("from")).transpose()?.flatten();
-            let from_frame: Option<i64> = options.as_ref().map(|o| o.get("from_frame")).transpose()?.flatten();
+            let options = Options::new(lua, "actor:play", options, &["layer", "from", "from_frame"])?;
+            let layer: Option<String> = options.get("layer")?;
+            let from: Option<f64> = options.get("from")?;
+            let from_frame: Option<i64> = options.get("from_frame")?;
             let mut host = s.borrow_mut();
             let start = match (from, from_frame) {
                 (Some(_), Some(_)) => {
@@ -401,7 +402,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         lua.create_function(move |lua, (this, options): (Actor, Option<Table>)| {
             let host = s.borrow();
             let id = actor_id(&this)?;
-            let as_table = options.map(|o| o.get::<Option<bool>>("table")).transpose()?.flatten().unwrap_or(false);
+            let as_table = Options::new(lua, "actor:trace", options, &["table"])?.get("table")?.unwrap_or(false);
             if as_table {
                 return Ok(mlua::Value::Table(trace_table(lua, &host.session, id)?));
             }

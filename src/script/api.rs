@@ -310,7 +310,18 @@ fn argument_problem(error: &mlua::Error, label: &str) -> Option<String> {
         _ => return None,
     };
     let mlua::Error::FromLuaConversionError { from, to, .. } = &**cause else { return None };
-    let wanted = match to.as_str() {
+    let wanted = type_in_words(to);
+    let method = label.split_once(':').map(|(_, m)| m);
+    let pos = if method.is_some() { pos - 1 } else { pos };
+    Some(match method {
+        Some(method) if pos == 0 => format!("{label}: call it with a colon (`x:{method}(…)`); the object was a {from}"),
+        _ => format!("{label}: argument {pos} must be {wanted}, got {from}"),
+    })
+}
+
+/// What a Rust type of a conversion is to a script writer: `f64` → `a number`.
+fn type_in_words(rust_type: &str) -> &str {
+    match rust_type {
         "f64" | "f32" => "a number",
         "i64" | "i32" | "u64" | "u32" | "u16" | "usize" => "a whole number",
         "String" | "string" => "a string",
@@ -318,13 +329,50 @@ fn argument_problem(error: &mlua::Error, label: &str) -> Option<String> {
         "table" | "Table" => "a table",
         "bool" | "boolean" => "a boolean",
         other => other,
-    };
-    let method = label.split_once(':').map(|(_, m)| m);
-    let pos = if method.is_some() { pos - 1 } else { pos };
-    Some(match method {
-        Some(method) if pos == 0 => format!("{label}: call it with a colon (`x:{method}(…)`); the object was a {from}"),
-        _ => format!("{label}: argument {pos} must be {wanted}, got {from}"),
-    })
+    }
+}
+
+/// An options table given to `label` (`actor:play`, `actor:trace`, `bl.record`), read key by
+/// key: an unknown key is an error with a did-you-mean (a typo must not be ignored), and a
+/// value of the wrong type names its key.
+pub(crate) struct Options<'a> {
+    lua: &'a Lua,
+    label: &'a str,
+    table: Option<Table>,
+}
+
+impl<'a> Options<'a> {
+    /// Checks that every key of `table` is one of `known`.
+    pub(crate) fn new(lua: &'a Lua, label: &'a str, table: Option<Table>, known: &[&str]) -> mlua::Result<Self> {
+        for key in table.iter().flat_map(|t| t.pairs::<Value, Value>()) {
+            let (key, _) = key?;
+            let name = match &key {
+                Value::String(name) => name.to_string_lossy(),
+                Value::Integer(i) => format!("[{i}]"),
+                other => format!("[{}]", other.type_name()),
+            };
+            if !known.contains(&name.as_str()) {
+                let hint = suggestion(&name, known.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
+                let message = format!("{label}: unknown option `{name}` (known: {}){hint}", known.join(", "));
+                return Err(located(lua, message));
+            }
+        }
+        Ok(Options { lua, label, table })
+    }
+
+    /// The value of option `key`, if given.
+    pub(crate) fn get<T: mlua::FromLua>(&self, key: &str) -> mlua::Result<Option<T>> {
+        let Some(table) = &self.table else { return Ok(None) };
+        let value: Value = table.get(key)?;
+        let type_name = value.type_name();
+        <Option<T> as mlua::FromLua>::from_lua(value, self.lua).map_err(|e| match e {
+            mlua::Error::FromLuaConversionError { to, .. } => located(
+                self.lua,
+                format!("{}: option `{key}` must be {}, got {type_name}", self.label, type_in_words(&to)),
+            ),
+            other => other,
+        })
+    }
 }
 
 /// `{ blend_tree = "…" }` (and, as they arrive, `graph`, `timeline`) → an actor spec.

@@ -546,6 +546,10 @@ fn normalize(path: &Path) -> PathBuf {
 /// A file that is not loaded after a failure, in a folder that exists, is remembered as
 /// unloaded (a hot reload follows it) until a load of it succeeds.
 fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
+    if path.extension().is_some_and(|e| e == "lua") {
+        let path = path.display();
+        return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({:?})", path.to_string()));
+    }
     let path = normalize(path).display().to_string();
     let loaded = std::fs::read_to_string(&path)
         .map_err(|e| {

@@ -10,7 +10,7 @@
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef, Value};
 
 use super::actor::{Handle, METHODS_KEY};
-use super::api::{event_filter, located};
+use super::api::{Options, event_filter, located};
 use super::files::write_for_script;
 use super::{Host, Shared};
 use crate::report::jsonl::events_jsonl;
@@ -65,7 +65,7 @@ fn with_recording<R>(state: &Shared, this: &UserDataRef<RecordingRef>, f: impl F
 
 /// `{ every = n }` → n (a whole number ≥ 1; 1 by default).
 fn every(lua: &Lua, options: Option<Table>) -> mlua::Result<u64> {
-    let every: Option<f64> = options.map(|o| o.get("every")).transpose()?.flatten();
+    let every: Option<f64> = Options::new(lua, "bl.record", options, &["every"])?.get("every")?;
     match every {
         None => Ok(1),
         Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u64),

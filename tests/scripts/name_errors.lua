@@ -31,3 +31,10 @@ print("events of t by handle: " .. #bl.events({ actor = t }) .. ", by name: " ..
 -- Actor names show in every event line: empty names and line breaks are refused.
 try("empty actor name", function() bl.spawn("", { blend_tree = "abc" }) end)
 try("actor name with a line break", function() bl.spawn("a\nb", { blend_tree = "abc" }) end)
+-- Option tables: a typo in a key is an error, not an option silently left out.
+try("play option typo", function() t:play("x", { frm = 1 }) end)
+try("record option typo", function() bl.record(t, { evry = 2 }) end)
+try("record positional option", function() bl.record(t, { 2 }) end)
+try("trace option typo", function() t:trace({ tabel = true }) end)
+try("play option of the wrong type", function() t:play("x", { from = "soon" }) end)
+try("load a Lua file", function() bl.load("name_errors.lua") end)
