@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use blendlab::compile::compile;
 use blendlab::config::SourceFile;
 use blendlab::repl;
-use blendlab::report::Style;
+use blendlab::report::{Style, count};
 use blendlab::script::{Confinement, Host, Limits, Output, headless, parse_memory, parse_timeout, partition};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
@@ -77,7 +77,8 @@ enum Command {
     },
     /// Validate config files: every problem as `file:line:col: error: message`.
     Check {
-        #[arg(required = true)]
+        /// Config files, or folders: every `*.toml` directly in each.
+        #[arg(required = true, value_name = "FILE|DIR")]
         files: Vec<PathBuf>,
     },
     /// Check every `*.lua` in the folders against the golden beside it (`NAME.out`), in
@@ -241,7 +242,7 @@ fn golden_run(
 
 /// `blendlab test DIR…`: every script against its golden, one thread per core.
 fn test(style: Style, dirs: &[PathBuf], bless: bool, confinement: Confinement) -> ExitCode {
-    let scripts = match headless::find_scripts(dirs) {
+    let scripts = match headless::find_files(dirs, "lua") {
         Ok(scripts) => scripts,
         Err(message) => {
             eprintln!("{}", error_line(style, &message));
@@ -272,10 +273,27 @@ fn crowd(actors: usize, frames: usize, runs: usize) -> Result<(), String> {
 }
 
 /// `blendlab check`: every diagnostic of the files as one library; exit 1 on any error.
-fn check(style: Style, files: &[PathBuf]) -> ExitCode {
+fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     let mut sources = Vec::new();
     let mut unreadable = 0;
-    for file in files {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        match headless::find_files(std::slice::from_ref(path), "toml") {
+            Ok(found) => files.extend(found),
+            Err(message) => {
+                eprintln!("{}", error_line(style, &message));
+                unreadable += 1;
+            }
+        }
+    }
+    // A file named twice (itself and in its folder) is one file of the library.
+    let mut seen = std::collections::BTreeSet::new();
+    files.retain(|f| seen.insert(f.clone()));
+    for file in &files {
         match std::fs::read_to_string(file) {
             Ok(text) => sources.push(SourceFile { path: file.display().to_string(), text }),
             Err(e) => {
@@ -300,7 +318,13 @@ fn check(style: Style, files: &[PathBuf]) -> ExitCode {
     }
     let errors = compiled.diagnostics.iter().filter(|d| d.is_error()).count() + unreadable;
     let warnings = compiled.diagnostics.len() + unreadable - errors;
-    let _ = writeln!(out, "{} file(s) checked: {errors} error(s), {warnings} warning(s)", files.len());
+    let _ = writeln!(
+        out,
+        "{} checked: {}, {}",
+        count(files.len(), "file"),
+        count(errors, "error"),
+        count(warnings, "warning")
+    );
     if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 

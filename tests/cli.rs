@@ -18,13 +18,26 @@ fn check_prints_every_located_error_and_exits_1() {
     let errors: Vec<&str> = stdout.lines().filter(|l| l.starts_with("tests/config/err/five_mistakes.toml:")).collect();
     assert_eq!(errors.len(), 5, "{stdout}");
     assert!(errors.iter().all(|l| l.contains(": error: ")));
-    assert!(stdout.ends_with("1 file(s) checked: 5 error(s), 0 warning(s)\n"), "{stdout}");
+    assert!(stdout.ends_with("1 file checked: 5 errors, 0 warnings\n"), "{stdout}");
 }
 
 #[test]
 fn check_passes_the_samples() {
     let out = blendlab(&["check", "samples/locomotion.toml"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+#[test]
+fn check_takes_folders_of_configs() {
+    // Every *.toml of the folder, as one library; a file also named by itself counts once.
+    let out = blendlab(&["check", "samples", "samples/locomotion.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "5 files checked: 0 errors, 0 warnings\n");
+    let empty = scratch("check-empty");
+    let out = blendlab(&["check", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no *.toml files in this folder"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&empty).unwrap();
 }
 
 #[test]
@@ -160,7 +173,7 @@ fn test_runs_every_script_against_its_golden() {
     let empty = scratch("test-empty");
     let none = blendlab(&["test", dir.to_str().unwrap(), empty.to_str().unwrap()]);
     assert_eq!(none.status.code(), Some(2));
-    assert!(text(&none.stderr).contains("no *.lua scripts"), "{}", text(&none.stderr));
+    assert!(text(&none.stderr).contains("no *.lua files"), "{}", text(&none.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -163,31 +163,36 @@ pub fn golden_of(script: &Path) -> PathBuf {
     script.with_extension("out")
 }
 
-/// Every `*.lua` directly in each folder (or the file itself, when a `.lua` file is named),
-/// sorted by path, without repeats. A folder without scripts is an error: a CI job pointed
-/// at the wrong folder must not pass with `0 passed, 0 failed`.
-pub fn find_scripts(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut scripts = Vec::new();
+/// Every `*.EXTENSION` file directly in each folder of `paths` (a file named in `paths` is
+/// taken as it is), sorted by path, without repeats: `blendlab test` finds its scripts and
+/// `blendlab check` its configs this way. A folder without such files (or a path that is
+/// neither) is an error: a CI job pointed at the wrong folder must not pass having checked
+/// nothing.
+pub fn find_files(paths: &[PathBuf], extension: &str) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
     for path in paths {
         if path.is_file() {
-            scripts.push(path.clone());
+            files.push(path.clone());
             continue;
         }
         let entries = std::fs::read_dir(path).map_err(|e| format!("{}: cannot read folder: {e}", path.display()))?;
-        let found = scripts.len();
+        let found = files.len();
         for entry in entries {
             let file = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
-            if file.extension().is_some_and(|e| e == "lua") && file.is_file() {
-                scripts.push(file);
+            if file.extension().is_some_and(|e| e == extension) && file.is_file() {
+                files.push(file);
             }
         }
-        if scripts.len() == found {
-            return Err(format!("{}: no *.lua scripts in this folder (subfolders are not searched)", path.display()));
+        if files.len() == found {
+            return Err(format!(
+                "{}: no *.{extension} files in this folder (subfolders are not searched)",
+                path.display()
+            ));
         }
     }
-    scripts.sort();
-    scripts.dedup();
-    Ok(scripts)
+    files.sort();
+    files.dedup();
+    Ok(files)
 }
 
 /// Checks every script against its golden on `threads` threads (each script on its own
