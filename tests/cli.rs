@@ -54,6 +54,9 @@ fn run_exit_codes() {
     let failed = blendlab(&["run", "tests/scripts/expect_failure.lua"]);
     assert_eq!(failed.status.code(), Some(1));
     assert!(text(&failed.stderr).starts_with("error: tests/scripts/expect_failure.lua:7: expectation failed"));
+    let config = blendlab(&["run", "samples/locomotion.toml"]);
+    assert_eq!(config.status.code(), Some(1));
+    assert!(text(&config.stderr).contains("a TOML config, not a Lua script: load it with bl.load"));
     let missing = blendlab(&["run", "no_such_script.lua"]);
     assert_eq!(missing.status.code(), Some(1));
     let usage = blendlab(&["run"]);

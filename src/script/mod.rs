@@ -219,6 +219,13 @@ impl Host {
     /// Runs a script file as `blendlab run` does: `arg[0]` is the path, `arg[1..]` and `...`
     /// are `args`.
     pub fn run_file(&self, path: &Path, args: &[String]) -> Result<(), ScriptError> {
+        if path.extension().is_some_and(|e| e == "toml") {
+            let message = format!(
+                "{}: a TOML config, not a Lua script: load it with bl.load, or at the prompt (`blendlab {0}`)",
+                path.display()
+            );
+            return Err(ScriptError { message });
+        }
         let source = std::fs::read_to_string(path)
             .map_err(|e| ScriptError { message: format!("cannot read {}: {e}", path.display()) })?;
         let arg = self.lua.create_table()?;
