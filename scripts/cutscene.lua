@@ -3,7 +3,7 @@
 -- printed as it fires — the hooks a game would use for music, doors and subtitles.
 bl.rate(30)
 bl.load("../samples/cutscene.toml")
-bl.on("signal", function(e) print(string.format("  signal %-12s at %.3f s", e.name, e.time)) end)
+bl.on("signal", function(e) print(string.format("  signal %-12s at %.3f s (%s)", e.name, e.time, e.timeline)) end)
 local hero = bl.spawn("hero", { timeline = "cutscene" })
 
 print("1. The hero strolls in. The stroll eases out over its last 0.3 s, and with nothing")
@@ -12,7 +12,8 @@ bl.step(1.9)
 print(hero:table())
 
 print("\n2. At 2 s the greeting starts. It is a nested timeline: its clips show as greet/…,")
-print("   and its time is the greet clip's local time — here 0.6 s in, the bow easing in.")
+print("   its time is the greet clip's local time — here 0.6 s in, the bow easing in — and")
+print("   its own marker fires as that time passes it (bow_chime, at 0.5 s of the greeting).")
 bl.step(0.7)
 print(hero:table())
 
@@ -31,4 +32,5 @@ bl.step(1.0)
 print("playback: " .. hero:playback():state())
 bl.expect_event { kind = "timeline_complete", timeline = "cutscene" }
 bl.expect_event { kind = "signal", name = "line_welcome", between = { 3.8, 3.85 } }
+bl.expect_event { kind = "signal", name = "bow_chime", timeline = "greeting", between = { 2.5, 2.5 } }
 bl.no_duplicate_events()

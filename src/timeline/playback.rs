@@ -93,6 +93,22 @@ pub struct PlaybackLeaf {
     kind: LeafKind,
 }
 
+/// What an evaluation does with the markers of the timelines its clips play nested. A
+/// nested timeline's raw time is its clip's local time; like a nested director under
+/// Unity's control track, it fires the markers that time passes while the parent plays,
+/// starts over (first window `[local, local]`) each time its clip becomes active, and
+/// re-syncs without firing where the local time jumps back (an extrapolation that loops or
+/// ping-pongs, a seek back).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum NestedMarkers {
+    /// A logic frame, or a seek that fires what it skips.
+    Fire,
+    /// An evaluation between frames (play, reload): nothing fires and nothing moves.
+    Hold,
+    /// A seek that suppresses markers: each nested timeline goes on from where it is now.
+    Skip,
+}
+
 /// Per-clip runtime of a clip whose motion has state of its own.
 #[derive(Clone, Debug)]
 enum Inner {
@@ -417,7 +433,7 @@ impl Playback {
         self.fire_window(def, from, raw, events);
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
-        self.evaluate(snapshot, params, wrap(def, raw), dt, events);
+        self.evaluate(snapshot, params, wrap(def, raw), dt, NestedMarkers::Fire, events);
         if done {
             self.stop(snapshot, PlaybackState::Complete, events);
         }
@@ -432,15 +448,28 @@ impl Playback {
         now: FrameTime,
         events: &mut Vec<EventKind>,
     ) {
+        self.evaluate_between_frames(snapshot, params, now, NestedMarkers::Hold, events);
+    }
+
+    /// [`Playback::evaluate_now`], with `nested` saying what nested timelines' markers do.
+    fn evaluate_between_frames(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        now: FrameTime,
+        nested: NestedMarkers,
+        events: &mut Vec<EventKind>,
+    ) {
         if self.state == PlaybackState::Playing {
             let def = &snapshot.timelines[self.timeline];
             let t = wrap(def, self.raw_time(now));
-            self.evaluate(snapshot, params, t, 0.0, events);
+            self.evaluate(snapshot, params, t, 0.0, nested, events);
         }
     }
 
     /// Moves the playback to timeline time `to` at clock time `now`. With `fire_skipped`,
-    /// markers in `(last, to]` fire (forward seeks only); with `suppress`, none do.
+    /// markers in `(last, to]` fire (forward seeks only), nested timelines' too; with
+    /// `suppress`, none do.
     pub fn seek(
         &mut self,
         snapshot: &Snapshot,
@@ -463,7 +492,28 @@ impl Playback {
         } else {
             self.start = to;
         }
-        self.evaluate_now(snapshot, params, now, events);
+        let nested = match policy {
+            SeekPolicy::FireSkipped => NestedMarkers::Fire,
+            SeekPolicy::Suppress => NestedMarkers::Skip,
+        };
+        self.evaluate_between_frames(snapshot, params, now, nested, events);
+    }
+
+    /// As a nested timeline whose raw time is now `local` (its clip's local time), fires
+    /// what `nested` says (see [`NestedMarkers`]).
+    fn follow_markers(&mut self, def: &Timeline, local: Ticks, nested: NestedMarkers, events: &mut Vec<EventKind>) {
+        match (nested, self.last) {
+            (NestedMarkers::Hold, _) => {}
+            (NestedMarkers::Skip, _) => self.last = Some(local),
+            (NestedMarkers::Fire, Some(previous)) if local < previous => self.last = Some(local),
+            (NestedMarkers::Fire, previous) => {
+                if previous.is_none() {
+                    self.start = local;
+                }
+                self.fire_window(def, previous, local, events);
+                self.last = Some(local);
+            }
+        }
     }
 
     /// Ends the playback as `state`: every enabled clip is disabled, with its event.
@@ -546,7 +596,15 @@ impl Playback {
     /// again only when something they read changed — the active clips, a clip weight, or a
     /// clip with a runtime of its own (a tree, a nested timeline) — as trees cache their
     /// weights on their inputs (§2.7): on a plateau a playback only moves its local times.
-    fn evaluate(&mut self, snapshot: &Snapshot, params: &[ParamState], t: Ticks, dt: f64, events: &mut Vec<EventKind>) {
+    fn evaluate(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        t: Ticks,
+        dt: f64,
+        nested_markers: NestedMarkers,
+        events: &mut Vec<EventKind>,
+    ) {
         let def = &snapshot.timelines[self.timeline];
         self.time = t;
         let [clip_weights, clip_times, clip_shares, ..] = self.layout.split(&mut self.numbers);
@@ -567,6 +625,10 @@ impl Playback {
                     clip_weights[c] = 0.0;
                     clip_shares[c] = 0.0;
                     clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                    if let Inner::Nested(nested) = &mut self.inner[c] {
+                        // Its next activation starts it over.
+                        nested.last = None;
+                    }
                     events.push(EventKind::ClipDisable { clip: clip.name.clone() });
                 }
             }
@@ -596,10 +658,18 @@ impl Playback {
                     Inner::Tree(tree) => tree.update(params, dt),
                     Inner::Nested(nested) => {
                         let nested_def = &snapshot.timelines[nested.timeline];
-                        let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO);
-                        let time = wrap(nested_def, local.max(Ticks::ZERO));
-                        let mut ignored = Vec::new();
-                        nested.evaluate(snapshot, params, time, dt, &mut ignored);
+                        let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);
+                        nested.follow_markers(nested_def, local, nested_markers, events);
+                        // Of what the nested evaluation reports, its markers (and loops) are
+                        // the parent's to log; its clips' activity is its own bookkeeping.
+                        let mut nested_events = Vec::new();
+                        let time = wrap(nested_def, local);
+                        nested.evaluate(snapshot, params, time, dt, nested_markers, &mut nested_events);
+                        events.extend(
+                            nested_events
+                                .into_iter()
+                                .filter(|e| matches!(e, EventKind::Signal { .. } | EventKind::TimelineLooped { .. })),
+                        );
                     }
                 }
             }
