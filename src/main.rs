@@ -166,7 +166,20 @@ fn host(choice: ColorChoice) -> Result<Host, String> {
     .map_err(|e| e.message)
 }
 
+/// Output piped into a program that stops reading (`blendlab run x.lua | head`) ends
+/// blendlab quietly, as it ends any Unix tool, rather than with a `Broken pipe` error: Rust
+/// ignores SIGPIPE unless told otherwise.
+fn stop_quietly_when_the_reader_goes() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any other thread exists; restoring a signal's
+    // default action touches no memory of the program.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    stop_quietly_when_the_reader_goes();
     let started = Instant::now();
     let cli = Cli::parse();
     let err_style = style(cli.color, std::io::stderr().is_terminal());
@@ -267,8 +280,7 @@ fn crowd(actors: usize, frames: usize, runs: usize) -> Result<(), String> {
     if runs > 1 {
         lines.push(comparison.ratio_line());
     }
-    // A closed pipe (`| head -1`) ends the output, not the program with a panic.
-    let _ = writeln!(std::io::stdout(), "{}", lines.join("\n"));
+    println!("{}", lines.join("\n"));
     Ok(())
 }
 

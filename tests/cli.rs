@@ -195,3 +195,25 @@ fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
     assert!(stderr.contains("giant steps change the result: the script ends differently"), "{stderr}");
     assert!(stderr.contains("steps as written: error: tests/partition/held_error.lua:4: boom"), "{stderr}");
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_run_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = scratch("pipe");
+    let script = dir.join("chatty.lua");
+    // Far more than a pipe holds, so writing goes on after the reader has gone.
+    std::fs::write(&script, "for i = 1, 200000 do print(i) end\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .args(["run", script.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 2];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"1\n");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stderr), "", "`| head` must not end in a Broken pipe error");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
