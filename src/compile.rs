@@ -398,7 +398,6 @@ impl Builder<'_> {
         }
         let spans: Vec<(usize, std::ops::Range<usize>)> = timelines.iter().map(|(f, t)| (*f, t.span.clone())).collect();
         self.check_timeline_cycles(&spans);
-        self.check_nested_timelines(&spans);
         for (f, graph) in &graphs {
             let compiled = self.graph(*f, graph);
             self.snapshot.graphs.push(compiled);

@@ -655,33 +655,6 @@ impl Builder<'_> {
         }
     }
 
-    /// Warns where a timeline plays another that has task clips: a nested playback gives its
-    /// clip weights, local times and markers, but runs no task lifecycles, so those tasks
-    /// never run (REFERENCE says nothing of nested timelines; nothing is dropped without a
-    /// word).
-    pub(super) fn check_nested_timelines(&mut self, spans: &[(usize, Range<usize>)]) {
-        let mut warnings = Vec::new();
-        for (t, timeline) in self.snapshot.timelines.iter().enumerate() {
-            for clip in timeline.clips.iter().filter(|c| c.layer.is_some()) {
-                let Some(ClipMotion::Timeline(nested)) = clip.motion else { continue };
-                let nested = &self.snapshot.timelines[nested];
-                if !nested.clips.iter().any(|c| c.task.is_some()) {
-                    continue;
-                }
-                warnings.push((
-                    spans[t].clone(),
-                    format!(
-                        "timeline `{}` plays `{}` nested (clip `{}`): its task clips never run there; a nested timeline gives weights, local times and markers only",
-                        timeline.name, nested.name, clip.name
-                    ),
-                ));
-            }
-        }
-        for ((file, span), message) in warnings {
-            self.diagnostics.push(crate::config::Diagnostic::warning(&self.sources[file].path, span, message));
-        }
-    }
-
     /// Reports nested timelines that (indirectly) contain themselves, naming the cycle.
     pub(super) fn check_timeline_cycles(&mut self, spans: &[(usize, Range<usize>)]) {
         let children = |timeline: &Timeline| -> Vec<usize> {

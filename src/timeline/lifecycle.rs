@@ -54,6 +54,11 @@ impl Lifecycle {
         let _ = self.source.write_fmt(source);
     }
 
+    /// `timeline#serial`, the prefix of every task's source id.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     /// The last local frame processed.
     pub fn frame(&self) -> i64 {
         self.frame

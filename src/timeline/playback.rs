@@ -93,19 +93,24 @@ pub struct PlaybackLeaf {
     kind: LeafKind,
 }
 
-/// What an evaluation does with the markers of the timelines its clips play nested. A
-/// nested timeline's raw time is its clip's local time; like a nested director under
-/// Unity's control track, it fires the markers that time passes while the parent plays,
-/// starts over (first window `[local, local]`) each time its clip becomes active, and
-/// re-syncs without firing where the local time jumps back (an extrapolation that loops or
-/// ping-pongs, a seek back).
+/// What an evaluation does with the timelines its clips play nested. A nested timeline's
+/// raw time is its clip's local time; like a sub-timeline under Unity's control track, it
+/// plays while its clip is active: its markers fire as that time passes them and its task
+/// clips run their lifecycles (REFERENCE §4) on its own frames, with source ids
+/// `PARENT#SERIAL/CLIP/NESTED/TASK_CLIP`. Each time its clip becomes active it starts over
+/// there (first marker window `[local, local]`, tasks from the frame containing `local`);
+/// when its clip stops being active (or the parent stops) its running tasks are
+/// interrupted. Where the local time jumps back (an extrapolation that loops or ping-pongs,
+/// a seek back) it starts a new pass: running tasks are interrupted, the lifecycle starts
+/// over at the new time, and markers re-sync without firing for the jump.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum NestedMarkers {
-    /// A logic frame, or a seek that fires what it skips.
-    Fire,
-    /// An evaluation between frames (play, reload): nothing fires and nothing moves.
+enum NestedFollow {
+    /// A logic frame, or a seek that fires what it skips: markers fire, tasks run.
+    Play,
+    /// An evaluation between frames (play, reload): nothing fires and nothing runs.
     Hold,
-    /// A seek that suppresses markers: each nested timeline goes on from where it is now.
+    /// A seek that suppresses markers: markers go on from where the time is now (tasks
+    /// catch up on the next frame, as the parent's do).
     Skip,
 }
 
@@ -130,6 +135,8 @@ pub struct Playback {
     last: Option<Ticks>,
     /// Where the playback started (the first window is `[start, t]`).
     start: Ticks,
+    /// As a nested timeline: whether its clip is active, so that it has started there.
+    activated: bool,
     /// Wrapped time of the last evaluation.
     time: Ticks,
     emitted_once: Flags,
@@ -248,6 +255,7 @@ impl Playback {
             state: PlaybackState::Playing,
             last: None,
             start,
+            activated: false,
             time: start,
             emitted_once: smallvec![false; def.markers.len()],
             active: Indices::new(),
@@ -315,6 +323,7 @@ impl Playback {
         (self.anchor, self.anchor_time, self.start, self.time) = (now, start, start, start);
         self.state = PlaybackState::Playing;
         self.last = None;
+        self.activated = false;
         self.emitted_once.fill(false);
         self.active.clear();
         self.steady = NOT_STEADY;
@@ -433,7 +442,7 @@ impl Playback {
         self.fire_window(def, from, raw, events);
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
-        self.evaluate(snapshot, params, wrap(def, raw), dt, NestedMarkers::Fire, events);
+        self.evaluate(snapshot, params, wrap(def, raw), dt, NestedFollow::Play, events);
         if done {
             self.stop(snapshot, PlaybackState::Complete, events);
         }
@@ -448,7 +457,7 @@ impl Playback {
         now: FrameTime,
         events: &mut Vec<EventKind>,
     ) {
-        self.evaluate_between_frames(snapshot, params, now, NestedMarkers::Hold, events);
+        self.evaluate_between_frames(snapshot, params, now, NestedFollow::Hold, events);
     }
 
     /// [`Playback::evaluate_now`], with `nested` saying what nested timelines' markers do.
@@ -457,7 +466,7 @@ impl Playback {
         snapshot: &Snapshot,
         params: &[ParamState],
         now: FrameTime,
-        nested: NestedMarkers,
+        nested: NestedFollow,
         events: &mut Vec<EventKind>,
     ) {
         if self.state == PlaybackState::Playing {
@@ -493,26 +502,57 @@ impl Playback {
             self.start = to;
         }
         let nested = match policy {
-            SeekPolicy::FireSkipped => NestedMarkers::Fire,
-            SeekPolicy::Suppress => NestedMarkers::Skip,
+            SeekPolicy::FireSkipped => NestedFollow::Play,
+            SeekPolicy::Suppress => NestedFollow::Skip,
         };
         self.evaluate_between_frames(snapshot, params, now, nested, events);
     }
 
-    /// As a nested timeline whose raw time is now `local` (its clip's local time), fires
-    /// what `nested` says (see [`NestedMarkers`]).
-    fn follow_markers(&mut self, def: &Timeline, local: Ticks, nested: NestedMarkers, events: &mut Vec<EventKind>) {
+    /// As a nested timeline whose raw time is now `local` (its clip's local time), fires its
+    /// markers and runs its tasks as `nested` says (see [`NestedFollow`]); `source` names
+    /// this nested instance in its tasks' source ids.
+    fn follow(
+        &mut self,
+        def: &Timeline,
+        local: Ticks,
+        nested: NestedFollow,
+        source: std::fmt::Arguments,
+        events: &mut Vec<EventKind>,
+    ) {
+        if !self.activated {
+            // Its clip has just become active (whatever the evaluation): it starts here.
+            self.activated = true;
+            (self.start, self.last) = (local, None);
+            self.lifecycle.restart(def, local, source);
+        }
         match (nested, self.last) {
-            (NestedMarkers::Hold, _) => {}
-            (NestedMarkers::Skip, _) => self.last = Some(local),
-            (NestedMarkers::Fire, Some(previous)) if local < previous => self.last = Some(local),
-            (NestedMarkers::Fire, previous) => {
-                if previous.is_none() {
-                    self.start = local;
-                }
+            (NestedFollow::Hold, _) => return,
+            (NestedFollow::Skip, _) => {
+                self.last = Some(local);
+                return;
+            }
+            (NestedFollow::Play, Some(previous)) if local < previous => {
+                self.lifecycle.end(def, true, events);
+                self.lifecycle.restart(def, local, source);
+                self.last = Some(local);
+            }
+            (NestedFollow::Play, previous) => {
                 self.fire_window(def, previous, local, events);
                 self.last = Some(local);
             }
+        }
+        if self.lifecycle.advance(def, local, events) {
+            // Its lifetime is over: flow-scoped tasks are released (once).
+            self.lifecycle.end(def, false, events);
+        }
+    }
+
+    /// As a nested timeline whose clip stopped being active: its running tasks are
+    /// interrupted, and its next activation starts it over.
+    fn leave(&mut self, def: &Timeline, events: &mut Vec<EventKind>) {
+        if std::mem::take(&mut self.activated) {
+            self.last = None;
+            self.lifecycle.end(def, true, events);
         }
     }
 
@@ -526,6 +566,9 @@ impl Playback {
         let [clip_weights, _, clip_shares, ..] = self.layout.split(&mut self.numbers);
         for &c in &self.active {
             let c = c as usize;
+            if let Inner::Nested(nested) = &mut self.inner[c] {
+                nested.leave(&snapshot.timelines[nested.timeline], events);
+            }
             self.enabled[c] = false;
             clip_weights[c] = 0.0;
             clip_shares[c] = 0.0;
@@ -602,7 +645,7 @@ impl Playback {
         params: &[ParamState],
         t: Ticks,
         dt: f64,
-        nested_markers: NestedMarkers,
+        nested_follow: NestedFollow,
         events: &mut Vec<EventKind>,
     ) {
         let def = &snapshot.timelines[self.timeline];
@@ -626,8 +669,7 @@ impl Playback {
                     clip_shares[c] = 0.0;
                     clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
                     if let Inner::Nested(nested) = &mut self.inner[c] {
-                        // Its next activation starts it over.
-                        nested.last = None;
+                        nested.leave(&snapshot.timelines[nested.timeline], events);
                     }
                     events.push(EventKind::ClipDisable { clip: clip.name.clone() });
                 }
@@ -659,16 +701,18 @@ impl Playback {
                     Inner::Nested(nested) => {
                         let nested_def = &snapshot.timelines[nested.timeline];
                         let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);
-                        nested.follow_markers(nested_def, local, nested_markers, events);
-                        // Of what the nested evaluation reports, its markers (and loops) are
-                        // the parent's to log; its clips' activity is its own bookkeeping.
+                        let source = format_args!("{}/{}/{}", self.lifecycle.source(), clip.name, nested_def.name);
+                        nested.follow(nested_def, local, nested_follow, source, events);
+                        // Of what the nested evaluation reports (its own nested timelines'
+                        // markers and tasks), all is the parent's to log but its clips'
+                        // activity, which is its own bookkeeping.
                         let mut nested_events = Vec::new();
                         let time = wrap(nested_def, local);
-                        nested.evaluate(snapshot, params, time, dt, nested_markers, &mut nested_events);
+                        nested.evaluate(snapshot, params, time, dt, nested_follow, &mut nested_events);
                         events.extend(
                             nested_events
                                 .into_iter()
-                                .filter(|e| matches!(e, EventKind::Signal { .. } | EventKind::TimelineLooped { .. })),
+                                .filter(|e| !matches!(e, EventKind::ClipEnable { .. } | EventKind::ClipDisable { .. })),
                         );
                     }
                 }
