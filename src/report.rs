@@ -280,12 +280,7 @@ pub fn trace_view(session: &Session, id: ActorId, style: Style) -> String {
                     p.state().name(),
                     p.frame()
                 );
-                for (c, clip) in def.clips.iter().enumerate() {
-                    let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
-                    let flow = if task.flow { " (flow)" } else { "" };
-                    let state = p.lifecycle().clip_state(c);
-                    let _ = writeln!(out, "  {}  {}{flow}  frames {start}–{end}  {state}", clip.name, task.kind.name());
-                }
+                trace_tasks(&mut out, snapshot, p, "  ");
             }
             Source::Transitions(set) => {
                 let _ = writeln!(out, "layer {}: {}", layer.name, transition_summary(set));
@@ -310,6 +305,23 @@ pub fn trace_view(session: &Session, id: ActorId, style: Style) -> String {
         }
     );
     out
+}
+
+/// The task clips of playback `p` with their state, then each timeline it plays nested now
+/// with its own, indented further.
+fn trace_tasks(out: &mut String, snapshot: &crate::compile::Snapshot, p: &Playback, indent: &str) {
+    let def = &snapshot.timelines[p.timeline];
+    for (c, clip) in def.clips.iter().enumerate() {
+        let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
+        let flow = if task.flow { " (flow)" } else { "" };
+        let state = p.lifecycle().clip_state(c);
+        let _ = writeln!(out, "{indent}{}  {}{flow}  frames {start}–{end}  {state}", clip.name, task.kind.name());
+    }
+    for (c, nested) in p.playing_nested() {
+        let name = &snapshot.timelines[nested.timeline].name;
+        let _ = writeln!(out, "{indent}nested {name} in clip {}: local frame {}", def.clips[c].name, nested.frame());
+        trace_tasks(out, snapshot, nested, &format!("{indent}  "));
+    }
 }
 
 /// `transitions: state Idle · fading to Hit (gen 2, α 0.500000) · 1 rejected`.

@@ -416,6 +416,43 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
 /// `actor:trace{ table = true }`: the trace as data — `{ frame, playbacks = { { timeline,
 /// layer, state, frame, clips = { { name, task, first, last, state } } } }, commands = { {
 /// type, source, result } }, locked, lock_sources }`.
+/// `{ timeline, layer, state, frame, clips = { { name, task, first, last, state }, … } }` for
+/// playback `p` on `layer`, appended to `list`, then one for each timeline it plays nested
+/// now, whose `nested_in` names the clip that plays it.
+fn push_playback(
+    lua: &Lua,
+    snapshot: &crate::compile::Snapshot,
+    p: &crate::timeline::playback::Playback,
+    layer: &str,
+    nested_in: Option<&str>,
+    list: &Table,
+) -> mlua::Result<()> {
+    let def = &snapshot.timelines[p.timeline];
+    let entry = lua.create_table()?;
+    entry.set("timeline", def.name.as_str())?;
+    entry.set("layer", layer)?;
+    entry.set("nested_in", nested_in)?;
+    entry.set("state", p.state().name())?;
+    entry.set("frame", p.frame())?;
+    let clips = lua.create_table()?;
+    for (c, clip) in def.clips.iter().enumerate() {
+        let (Some(task), Some((first, last))) = (&clip.task, clip.frames) else { continue };
+        let row = lua.create_table()?;
+        row.set("name", clip.name.as_str())?;
+        row.set("task", task.kind.name())?;
+        row.set("first", first)?;
+        row.set("last", last)?;
+        row.set("state", p.lifecycle().clip_state(c))?;
+        clips.push(row)?;
+    }
+    entry.set("clips", clips)?;
+    list.push(entry)?;
+    for (c, nested) in p.playing_nested() {
+        push_playback(lua, snapshot, nested, layer, Some(&def.clips[c].name), list)?;
+    }
+    Ok(())
+}
+
 fn trace_table(lua: &Lua, session: &crate::session::Session, id: ActorId) -> mlua::Result<Table> {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
@@ -426,25 +463,7 @@ fn trace_table(lua: &Lua, session: &crate::session::Session, id: ActorId) -> mlu
         let crate::graph::Source::Timeline(crate::graph::TimelineSlot { playback: Some(p), .. }) = &layer.source else {
             continue;
         };
-        let def = &snapshot.timelines[p.timeline];
-        let entry = lua.create_table()?;
-        entry.set("timeline", def.name.as_str())?;
-        entry.set("layer", layer.name.as_str())?;
-        entry.set("state", p.state().name())?;
-        entry.set("frame", p.frame())?;
-        let clips = lua.create_table()?;
-        for (c, clip) in def.clips.iter().enumerate() {
-            let (Some(task), Some((first, last))) = (&clip.task, clip.frames) else { continue };
-            let row = lua.create_table()?;
-            row.set("name", clip.name.as_str())?;
-            row.set("task", task.kind.name())?;
-            row.set("first", first)?;
-            row.set("last", last)?;
-            row.set("state", p.lifecycle().clip_state(c))?;
-            clips.push(row)?;
-        }
-        entry.set("clips", clips)?;
-        playbacks.push(entry)?;
+        push_playback(lua, snapshot, p, &layer.name, None, &playbacks)?;
     }
     trace.set("playbacks", playbacks)?;
     let commands = lua.create_table()?;

@@ -349,6 +349,15 @@ impl Playback {
         self
     }
 
+    /// The timelines its clips play nested that are playing now (their clip is active), with
+    /// the index of that clip.
+    pub fn playing_nested(&self) -> impl Iterator<Item = (usize, &Playback)> {
+        self.inner.iter().enumerate().filter_map(|(c, inner)| match inner {
+            Inner::Nested(nested) if nested.activated => Some((c, &**nested)),
+            _ => None,
+        })
+    }
+
     /// The last local frame of the task lifecycle processed (−1 before the first).
     pub fn frame(&self) -> i64 {
         self.lifecycle.frame()
