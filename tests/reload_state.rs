@@ -1,6 +1,7 @@
 //! A reload moves running playbacks and transition layers onto the new library: the task
 //! lifecycle keeps its frame and clip states, the arbiter keeps its state, pending token and
-//! fades, and the weights continue where they were.
+//! fades, and the weights continue where they were; timelines played nested keep their tasks
+//! and markers.
 
 mod common;
 
@@ -67,5 +68,50 @@ fn playbacks_and_transitions_survive_a_reload() {
     assert_eq!(later, "15\tslash\t1.0\ttrue", "the fade finished and committed, the lock is still held");
     let begins = eval(&host, "return #bl.events({ kind = 'clip_begin' }), #bl.events({ kind = 'transition_begin' })");
     assert_eq!(begins, "2\t1", "nothing began twice across the reload");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_nested_timeline_keeps_its_tasks_and_markers_across_a_reload() {
+    let library = r#"
+[clips]
+bow = { length = LENGTH }
+
+[timelines.greeting]
+frame_rate = 10
+markers = [{ time = 0.8, name = "late" }]
+[[timelines.greeting.tracks]]
+name = "body"
+clips = [
+  { start = 0.0, duration = 1.0, motion = "bow" },
+  { name = "lock", start_frame = 0, end_frame = 6, task = { type = "MovementLock" } },
+]
+
+[timelines.scene]
+[[timelines.scene.tracks]]
+name = "hero"
+clips = [{ name = "greet", start = 0.0, duration = 2.0, motion = "greeting" }]
+"#;
+    let dir = std::env::temp_dir().join(format!("blendlab-reload-nested-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, library.replace("LENGTH", "1.0")).unwrap();
+    let captured = Captured::default();
+    let host =
+        Host::new(Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() })
+            .unwrap();
+    host.load_config(&path).unwrap();
+    eval(&host, "bl.rate(10); hero = bl.spawn('hero', { timeline = 'scene' }); bl.frames(3)");
+    assert_eq!(eval(&host, "return (hero:locked())"), "true");
+
+    std::fs::write(&path, library.replace("LENGTH", "1.5")).unwrap();
+    host.load_config(&path).unwrap();
+    eval(&host, "bl.frames(10)");
+    let counts = eval(
+        &host,
+        "return #bl.events({ kind = 'clip_begin' }), #bl.events({ kind = 'clip_finish' }), \
+         #bl.events({ kind = 'signal' }), (hero:locked())",
+    );
+    assert_eq!(counts, "1\t1\t1\tfalse", "the lock began once and finished; the marker fired once");
     std::fs::remove_dir_all(&dir).unwrap();
 }

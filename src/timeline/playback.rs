@@ -291,6 +291,7 @@ impl Playback {
             new.lifecycle = self.lifecycle.clone();
         }
         new.start = self.start;
+        new.activated = self.activated;
         new.time = self.time;
         let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
         for (m, marker) in new_def.markers.iter().enumerate() {
@@ -304,6 +305,16 @@ impl Playback {
             }
         }
         new.active.sort_unstable();
+        // Timelines played nested carry over by clip name when the clip still plays the
+        // timeline of that name: their markers, tasks and activation go on.
+        for (n, clip) in new_def.clips.iter().enumerate() {
+            let Inner::Nested(fresh) = &mut new.inner[n] else { continue };
+            let Some(o) = old_def.clips.iter().position(|old| old.name == clip.name) else { continue };
+            let Inner::Nested(old) = &self.inner[o] else { continue };
+            if old_snapshot.timelines[old.timeline].name == snapshot.timelines[fresh.timeline].name {
+                **fresh = old.carry_over(snapshot, old_snapshot, fresh.timeline, channels);
+            }
+        }
         new
     }
 
