@@ -227,7 +227,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
         let header = format!("layer {}  weight {}{mask}{additive}  {source}", layer.name, fixed(layer.weight));
         let _ = writeln!(out, "{}", style.paint(&header, |t| t.cyan().to_string()));
         match &layer.source {
-            Source::Timeline(TimelineSlot { playback: Some(p), .. }) => timeline_view(&mut out, snapshot, p),
+            Source::Timeline(TimelineSlot { playback: Some(p), .. }) => timeline_view(&mut out, snapshot, p, ""),
             _ => {
                 for (i, leaf) in graph.leaves().iter().enumerate().filter(|(_, leaf)| leaf.layer == l) {
                     let _ = writeln!(
@@ -336,17 +336,19 @@ pub fn transition_summary(set: &TransitionSet) -> String {
 }
 
 /// Tracks, their layer mixers and clips of one playback.
-fn timeline_view(out: &mut String, snapshot: &crate::compile::Snapshot, playback: &Playback) {
+/// A playback's tracks, mixers and clips, each line after `indent`; a clip that plays a
+/// timeline nested shows that timeline's own below it, indented further.
+fn timeline_view(out: &mut String, snapshot: &crate::compile::Snapshot, playback: &Playback, indent: &str) {
     let def = &snapshot.timelines[playback.timeline];
     let view = playback.mixer_view();
     for (t, track) in def.tracks.iter().enumerate() {
-        let _ = writeln!(out, "  track {}  output {}", track.name, fixed(view.track_outputs[t]));
+        let _ = writeln!(out, "{indent}  track {}  output {}", track.name, fixed(view.track_outputs[t]));
         for &l in &track.layers {
             let layer = &def.layers[l];
             let muted = if layer.muted { "  muted" } else { "" };
             let _ = writeln!(
                 out,
-                "    mixer {}  input {} → {}{muted}",
+                "{indent}    mixer {}  input {} → {}{muted}",
                 layer.name,
                 fixed(view.layer_raw[l]),
                 fixed(view.layer_inputs[l])
@@ -355,12 +357,17 @@ fn timeline_view(out: &mut String, snapshot: &crate::compile::Snapshot, playback
                 let clip = &def.clips[c];
                 let _ = writeln!(
                     out,
-                    "      {}  raw {} → {}  t {}",
+                    "{indent}      {}  raw {} → {}  t {}",
                     clip.name,
                     fixed(view.clip_weights[c]),
                     fixed(view.clip_shares[c]),
                     fixed(view.clip_times[c])
                 );
+                if let Some((_, nested)) = playback.playing_nested().find(|&(n, _)| n == c) {
+                    let name = &snapshot.timelines[nested.timeline].name;
+                    let _ = writeln!(out, "{indent}        nested {name} (t={} s)", nested.time());
+                    timeline_view(out, snapshot, nested, &format!("{indent}        "));
+                }
             }
         }
     }

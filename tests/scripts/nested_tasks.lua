@@ -22,8 +22,9 @@ end
 print("-- greet: the lock holds frames 0–5 of the greeting, the chime fires at frame 3")
 bl.step(1.2)
 lifecycle()
-print("-- the trace shows the nested greeting under the clip that plays it")
+print("-- the trace and the graph show the nested greeting under the clip that plays it")
 print(hero:trace())
+print(hero:graph())
 local nested = hero:trace({ table = true }).playbacks[2]
 print(string.format("as data: %s in %s, local frame %d, lock %s", nested.timeline, nested.nested_in, nested.frame,
   nested.clips[1].state))
