@@ -134,6 +134,9 @@ fn a_config_that_failed_to_load_in_the_repl_loads_once_a_save_fixes_it() {
     repl.send(&format!("print(pcall(bl.load, {:?}))\n", file.display().to_string()));
     repl.out.wait_for("loco.toml:4:10: error: unknown key `lenght`");
     repl.out.wait_for("reload_failed generation=1");
+    // Lines run in order: once this one has printed, the failed file is followed.
+    repl.send("print('following')\n");
+    repl.out.wait_for("following");
 
     std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
     repl.out.wait_for("reload_applied generation=1");
