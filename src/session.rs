@@ -125,6 +125,8 @@ pub enum SessionError {
     FromFrameOutside { frame: i64, lifetime: i64 },
     #[error("from_frame needs a timeline with a `frame_rate`")]
     FromFrameWithoutRate,
+    #[error("a timeline's time starts at 0 s, got {0} s")]
+    NegativeTimelineTime(f64),
     #[error("{0}")]
     Clock(#[from] ClockError),
     #[error("time {0}")]
@@ -438,8 +440,8 @@ impl Session {
         Ok(id)
     }
 
-    /// Starts `timeline` on `actor` at timeline time `start`, on layer `layer` (default: the
-    /// top-most timeline layer, or a new layer named after the timeline on top). A missing
+    /// Starts `timeline` on `actor` at timeline time `start` (≥ 0), on layer `layer` (default:
+    /// the top-most timeline layer, or a new layer named after the timeline on top). A missing
     /// timeline logs `timeline_missing` and is an error — never an empty success.
     pub fn play(
         &mut self,
@@ -457,6 +459,9 @@ impl Session {
                 hint: suggestion(timeline, self.snapshot.names_of(|a| matches!(a, Asset::Timeline(_)))),
             });
         };
+        if start < Ticks::ZERO {
+            return Err(SessionError::NegativeTimelineTime(start.secs()));
+        }
         let a = &self.actors[actor];
         let index = match layer {
             Some(name) => a.graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
@@ -550,9 +555,13 @@ impl Session {
         Ok(())
     }
 
-    /// Moves a playback to timeline time `to` (REFERENCE §3.7), recorded as a `seek` event.
+    /// Moves a playback to timeline time `to` (≥ 0; REFERENCE §3.7), recorded as a `seek`
+    /// event.
     pub fn seek(&mut self, handle: PlaybackHandle, to: f64, policy: SeekPolicy) -> Result<(), SessionError> {
         let to = Ticks::from_secs(to)?;
+        if to < Ticks::ZERO {
+            return Err(SessionError::NegativeTimelineTime(to.secs()));
+        }
         let now = self.clock.now();
         let mut events = Vec::new();
         let a = &mut self.actors[handle.actor];

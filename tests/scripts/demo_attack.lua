@@ -67,3 +67,7 @@ print("-- what play returns")
 -- A playback comes back alone (the REPL shows just the handle); an unknown timeline comes
 -- back as nil and the message.
 print(select("#", fresh:play("demo_attack", { layer = "skill" })), fresh:play("demo_atack", { layer = "skill" }))
+-- A timeline's time starts at 0: negative starts and seeks are refused, not held at 0.
+print(pcall(fresh.play, fresh, "demo_attack", { layer = "skill", from = -0.5 }))
+local again = fresh:play("demo_attack", { layer = "skill" })
+print(pcall(again.seek, again, -1))
