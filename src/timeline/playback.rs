@@ -480,7 +480,8 @@ impl Playback {
         self.evaluate_between_frames(snapshot, params, now, NestedFollow::Hold, events);
     }
 
-    /// [`Playback::evaluate_now`], with `nested` saying what nested timelines' markers do.
+    /// [`Playback::evaluate_now`], with `nested` saying what the timelines its clips play
+    /// nested do (see [`NestedFollow`]).
     fn evaluate_between_frames(
         &mut self,
         snapshot: &Snapshot,
@@ -568,11 +569,17 @@ impl Playback {
     }
 
     /// As a nested timeline whose clip stopped being active: its running tasks are
-    /// interrupted, and its next activation starts it over.
-    fn leave(&mut self, def: &Timeline, events: &mut Vec<EventKind>) {
+    /// interrupted, then those of the timelines it plays nested, and its next activation
+    /// starts it over.
+    fn leave(&mut self, snapshot: &Snapshot, events: &mut Vec<EventKind>) {
         if std::mem::take(&mut self.activated) {
             self.last = None;
-            self.lifecycle.end(def, true, events);
+            self.lifecycle.end(&snapshot.timelines[self.timeline], true, events);
+            for inner in &mut self.inner {
+                if let Inner::Nested(nested) = inner {
+                    nested.leave(snapshot, events);
+                }
+            }
         }
     }
 
@@ -587,7 +594,7 @@ impl Playback {
         for &c in &self.active {
             let c = c as usize;
             if let Inner::Nested(nested) = &mut self.inner[c] {
-                nested.leave(&snapshot.timelines[nested.timeline], events);
+                nested.leave(snapshot, events);
             }
             self.enabled[c] = false;
             clip_weights[c] = 0.0;
@@ -689,7 +696,7 @@ impl Playback {
                     clip_shares[c] = 0.0;
                     clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
                     if let Inner::Nested(nested) = &mut self.inner[c] {
-                        nested.leave(&snapshot.timelines[nested.timeline], events);
+                        nested.leave(snapshot, events);
                     }
                     events.push(EventKind::ClipDisable { clip: clip.name.clone() });
                 }
