@@ -82,7 +82,9 @@ fn pieces(plan: StepPlan, dt: f64, rate: u32, rng: &mut u64) -> Vec<f64> {
             let frame = 1.0 / rate as f64;
             let whole = (dt * rate as f64).floor().min(1e7) as usize;
             let mut pieces = vec![frame; whole];
-            pieces.push(dt - whole as f64 * frame);
+            // What is left, never below 0: `whole` frames of a rounded `1/rate` can overshoot
+            // `dt` by an ulp (1.2 s at 10 Hz), which the clock's 1 ns snapping absorbs.
+            pieces.push((dt - whole as f64 * frame).max(0.0));
             pieces
         }
         StepPlan::Random { .. } => {
@@ -365,6 +367,9 @@ mod tests {
         let p = pieces(StepPlan::FrameByFrame, 0.1, 30, &mut 0);
         assert_eq!(p.len(), 4);
         assert!(p[..3].iter().all(|&x| x == 1.0 / 30.0));
+        // Twelve rounded tenths overshoot 1.2 by an ulp: the rest is 0, never negative.
+        let p = pieces(StepPlan::FrameByFrame, 1.2, 10, &mut 0);
+        assert_eq!((p.len(), p[12]), (13, 0.0));
     }
 
     #[test]
