@@ -26,6 +26,7 @@ const SPECS: &[&str] = &[
     "{ graph = 'fighter' }",
     "{ blend_tree = 'strafe' }",
     "{ timeline = 'demo_attack' }",
+    "{ timeline = 'cutscene' }",
     "{ blend_tree = 'nope' }",
     "{}",
     "{ graph = 'fighter', timeline = 'demo_attack' }",
@@ -34,7 +35,7 @@ const SPECS: &[&str] = &[
 const PARAMS: &[&str] = &["'speed'", "'move_x'", "'move_y'", "'nope'", "nil"];
 const NUMBERS: &[&str] =
     &["0", "0.5", "1", "-1", "0.75", "1/60", "2.5", "1e6", "1e12", "-1e308", "0/0", "1/0", "-1/0", "'x'", "nil"];
-const TIMELINES: &[&str] = &["'demo_attack'", "'demo_atack'", "3", "nil"];
+const TIMELINES: &[&str] = &["'demo_attack'", "'demo_atack'", "'cutscene'", "3", "nil"];
 const PLAY_OPTIONS: &[&str] = &[
     "nil",
     "{ layer = 'skill' }",
@@ -44,6 +45,8 @@ const PLAY_OPTIONS: &[&str] = &[
     "{ from_frame = 99 }",
     "{ from = 0.1, from_frame = 1 }",
     "{ from = 0/0 }",
+    "{ from = 2.3 }",
+    "{ from = -1 }",
 ];
 const LAYERS: &[&str] = &["'action'", "'skill'", "'nope'", "nil"];
 const TARGETS: &[&str] = &["'attack_basic'", "'guard'", "'locomotion'", "'nope'"];
@@ -143,7 +146,7 @@ fn host() -> (Host, PathBuf) {
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let output = Output { out: Box::new(std::io::sink()), err: Box::new(std::io::sink()), style: Default::default() };
     let host = Host::new(output).unwrap();
-    for sample in ["samples/strafe.toml", "samples/demo_attack.toml"] {
+    for sample in ["samples/strafe.toml", "samples/demo_attack.toml", "samples/cutscene.toml"] {
         host.load_config(Path::new(sample)).unwrap();
     }
     let run = RUNS.fetch_add(1, Ordering::Relaxed);
