@@ -86,10 +86,11 @@ function Actor:table() end
 function Actor:explain() end
 ---@return string text the live graph: layers, mixers, inputs and weights
 function Actor:graph() end
----The debugging chain: playbacks, task states, commands, entity. With `{ table = true }` the
----same as data: `{ frame, playbacks = { { timeline, layer, state, frame, clips = { { name,
----task, first, last, state } } } }, commands = { { type, source, result } }, locked,
----lock_sources }`.
+---The debugging chain: playbacks (and the timelines they play nested now, under the clip
+---that plays them), task states, commands, entity. With `{ table = true }` the same as data:
+---`{ frame, playbacks = { { timeline, layer, nested_in, state, frame, clips = { { name, task,
+---first, last, state } } } }, commands = { { type, source, result } }, locked, lock_sources }`
+---(`nested_in`: the clip playing that timeline nested, nil for a layer's own playback).
 ---@param options? { table: boolean }
 ---@return string|table trace
 function Actor:trace(options) end
