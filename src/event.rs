@@ -263,8 +263,9 @@ pub struct Event {
     pub frame: i64,
     /// That frame's time.
     pub time: Ticks,
-    /// The actor it concerns, if any.
-    pub actor: Option<String>,
+    /// The actor it concerns, if any: its name, shared by all its events (logging one copies
+    /// no text).
+    pub actor: Option<std::sync::Arc<str>>,
     pub kind: EventKind,
 }
 

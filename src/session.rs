@@ -8,6 +8,7 @@
 //! exactly that order ([`Session::finish_frame`]).
 
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 use crate::blend::params::ParamState;
 use crate::clock::{Clock, ClockError};
@@ -64,6 +65,8 @@ pub struct Actor {
     /// The commands routed to this actor in its last frame with commands, and what the
     /// entity made of each (for traces).
     last_commands: Vec<RoutedCommand>,
+    /// `name`, shared by every event of the actor.
+    event_name: Arc<str>,
 }
 
 /// A command and its arbitration result.
@@ -214,19 +217,14 @@ impl Session {
     }
 
     fn log(&mut self, actor: Option<&str>, kind: EventKind) {
-        self.log.push(Event {
-            frame: self.clock.frame(),
-            time: self.clock.time(),
-            actor: actor.map(str::to_string),
-            kind,
-        });
+        self.log.push(Event { frame: self.clock.frame(), time: self.clock.time(), actor: actor.map(Arc::from), kind });
     }
 
     /// Logs `events` for actor `id`, in order.
     /// Tick events are kept only while tick tracing is on.
     fn log_actor(&mut self, id: ActorId, events: Vec<EventKind>) {
         let (frame, time) = (self.clock.frame(), self.clock.time());
-        let actor = &self.actors[id].name;
+        let actor = &self.actors[id].event_name;
         let traced = |kind: &EventKind| self.trace_ticks || !matches!(kind, EventKind::ClipTick { .. });
         let events = events.into_iter().filter(traced);
         self.log.extend(events.map(|kind| Event { frame, time, actor: Some(actor.clone()), kind }));
@@ -429,8 +427,15 @@ impl Session {
         let now = self.clock.now();
         let graph = build_graph(&self.snapshot, &spec, now, &mut self.serial)?;
         let params = self.snapshot.parameters.iter().map(ParamState::at_default).collect();
-        let mut actor =
-            Actor { name: name.into(), spec, params, graph, entity: Entity::default(), last_commands: Vec::new() };
+        let mut actor = Actor {
+            name: name.into(),
+            spec,
+            params,
+            graph,
+            entity: Entity::default(),
+            last_commands: Vec::new(),
+            event_name: Arc::from(name),
+        };
         let mut events = Vec::new();
         actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
         self.actors.push(actor);

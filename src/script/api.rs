@@ -473,7 +473,7 @@ pub(crate) fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
     table.set("frame", event.frame)?;
     table.set("time", event.time.secs())?;
     table.set("kind", event.kind.name())?;
-    table.set("actor", event.actor.clone())?;
+    table.set("actor", event.actor.as_deref())?;
     for (key, value) in event.kind.fields() {
         match value {
             FieldValue::Text(text) => table.set(key, text)?,

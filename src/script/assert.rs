@@ -69,7 +69,7 @@ impl EventSpec {
         let fields = event.kind.fields();
         event.kind.name() == self.kind
             && self.between.is_none_or(|(t0, t1)| (t0..=t1).contains(&event.time))
-            && self.actor.as_ref().is_none_or(|a| event.actor.as_ref() == Some(a))
+            && self.actor.as_deref().is_none_or(|a| event.actor.as_deref() == Some(a))
             && self.fields.iter().all(|(key, wanted)| {
                 fields.iter().any(|(k, v)| k == key && field_equals(v, wanted))
                     || (key == "frame" && number(wanted) == Some(event.frame as f64))
