@@ -100,18 +100,19 @@ pub struct PlaybackLeaf {
 /// `PARENT#SERIAL/CLIP/NESTED/TASK_CLIP`. Each time its clip becomes active it starts over
 /// there (first marker window `[local, local]`, tasks from the frame containing `local`);
 /// when its clip stops being active (or the parent stops) its running tasks are
-/// interrupted. Where the local time jumps back (an extrapolation that loops or ping-pongs,
-/// a seek back) it starts a new pass: running tasks are interrupted, the lifecycle starts
-/// over at the new time, and markers re-sync without firing for the jump.
+/// interrupted. Where the local time jumps back during play (an extrapolation that loops or
+/// ping-pongs) it starts a new pass: running tasks are interrupted, the lifecycle starts
+/// over at the new time, and markers re-sync without firing for the jump. A seek moves its
+/// markers as its policy says and leaves its tasks to the next frame, as the parent's.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum NestedFollow {
-    /// A logic frame, or a seek that fires what it skips: markers fire, tasks run.
+    /// A logic frame: markers fire, tasks run.
     Play,
     /// An evaluation between frames (play, reload): nothing fires and nothing runs.
     Hold,
-    /// A seek that suppresses markers: markers go on from where the time is now (tasks
-    /// catch up on the next frame, as the parent's do).
-    Skip,
+    /// A seek: markers fire what it skips (`fire`) or go on from where the time is now;
+    /// tasks run at the next frame, as the parent's do.
+    Seek { fire: bool },
 }
 
 /// Per-clip runtime of a clip whose motion has state of its own.
@@ -522,11 +523,8 @@ impl Playback {
         } else {
             self.start = to;
         }
-        let nested = match policy {
-            SeekPolicy::FireSkipped => NestedFollow::Play,
-            SeekPolicy::Suppress => NestedFollow::Skip,
-        };
-        self.evaluate_between_frames(snapshot, params, now, nested, events);
+        let fire = policy == SeekPolicy::FireSkipped;
+        self.evaluate_between_frames(snapshot, params, now, NestedFollow::Seek { fire }, events);
     }
 
     /// As a nested timeline whose raw time is now `local` (its clip's local time), fires its
@@ -548,7 +546,10 @@ impl Playback {
         }
         match (nested, self.last) {
             (NestedFollow::Hold, _) => return,
-            (NestedFollow::Skip, _) => {
+            (NestedFollow::Seek { fire }, previous) => {
+                if fire && previous.is_none_or(|previous| previous <= local) {
+                    self.fire_window(def, previous, local, events);
+                }
                 self.last = Some(local);
                 return;
             }
