@@ -250,6 +250,29 @@ impl EventKind {
     }
 }
 
+/// The fields events of kind `kind` (a contract name) can have: [`EventKind::fields`]'
+/// keys, for checking what a script asks of an event.
+pub fn field_names(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "clip_begin" | "clip_tick" | "clip_finish" | "clip_interrupt" | "task_dispose" => {
+            &["clip", "local_frame", "task"]
+        }
+        "command" => &["type", "source", "animation", "audio", "hit_profile", "name", "fade", "payload", "arg"],
+        "movement_locked" | "movement_unlocked" => &["source"],
+        "transition_begin" | "transition_committed" => &["layer", "generation", "from", "to"],
+        "stale_completion_rejected" | "duplicate_completion_rejected" => &["layer", "generation", "rejected"],
+        "clip_enable" | "clip_disable" => &["clip"],
+        "signal" => &["name", "timeline"],
+        "timeline_looped" => &["timeline", "count"],
+        "timeline_complete" | "timeline_interrupted" | "timeline_missing" => &["timeline"],
+        "seek" => &["timeline", "from", "to", "policy"],
+        "reload_applied" => &["generation", "files"],
+        "reload_failed" => &["generation", "errors"],
+        "warning" => &["message"],
+        _ => &[],
+    }
+}
+
 /// Command argument names are a small fixed set (task parameters); anything else is `arg`.
 fn arg_key(key: &str) -> &'static str {
     const KEYS: &[&str] = &["animation", "audio", "hit_profile", "name", "fade", "payload"];

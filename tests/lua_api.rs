@@ -1,6 +1,7 @@
-//! `scripts/blendlab.d.lua` (LuaLS definitions for editors) declares exactly the functions of
-//! `bl` and the methods of actor and playback handles, and every recording and sweep method it
-//! declares exists.
+//! The Lua API as scripts and editors see it: `scripts/blendlab.d.lua` (LuaLS definitions for
+//! editors) declares exactly the functions of `bl` and the methods of actor and playback
+//! handles, and every recording and sweep method it declares exists; every event the scripts
+//! log has only the fields `bl.expect_event` accepts for its kind.
 
 use std::collections::BTreeSet;
 
@@ -47,4 +48,34 @@ fn the_definitions_match_the_api() {
             assert_eq!(kind, ["function"], "{handle}:{method}");
         }
     }
+}
+
+#[test]
+fn every_logged_event_has_only_the_fields_of_its_kind() {
+    let mut scripts: Vec<std::path::PathBuf> = ["tests/scripts", "scripts"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "lua") && !p.ends_with("blendlab.d.lua"))
+        .collect();
+    scripts.sort();
+    let mut kinds = BTreeSet::new();
+    for script in &scripts {
+        let (_, host) = run_captured(script, &[], Default::default(), |_| {});
+        host.with_session(|session| {
+            for event in session.events().iter() {
+                let known = blendlab::event::field_names(event.kind.name());
+                for (key, _) in event.kind.fields() {
+                    assert!(
+                        known.contains(&key),
+                        "{}: a {} event has field `{key}`",
+                        script.display(),
+                        event.kind.name()
+                    );
+                }
+                kinds.insert(event.kind.name());
+            }
+        });
+    }
+    // The scripts log nearly every kind, so the list is checked where it matters.
+    assert!(kinds.len() >= 18, "only {} kinds logged: {kinds:?}", kinds.len());
 }

@@ -10,13 +10,16 @@ use mlua::{Lua, Table, Value};
 use super::Shared;
 use super::api::{actor_of, event_filter, event_table, located};
 use crate::config::suggestion;
-use crate::event::{Event, FieldValue};
+use crate::event::{Event, FieldValue, field_names};
 use crate::report::{self, Align, Style, event_line, fixed, grid};
 use crate::session::Session;
 use crate::time::Ticks;
 
 /// Events listed in a failure message at most.
 const SHOWN: usize = 8;
+
+/// The keys of a `bl.expect_event` spec besides the event's fields.
+const SPEC_KEYS: &[&str] = &["kind", "between", "actor", "count", "frame"];
 
 /// What `bl.expect_event` looks for: a kind, an optional time window, actor and field values.
 struct EventSpec {
@@ -61,6 +64,21 @@ impl EventSpec {
             ));
         }
         super::check_kind(&out.kind).map_err(|m| located(lua, format!("bl.expect_event: {m}")))?;
+        // A key that is not a field of the kind would match nothing: a typo, said as one.
+        let known = field_names(&out.kind);
+        if let Some((key, _)) = out.fields.iter().find(|(key, _)| key != "frame" && !known.contains(&key.as_str())) {
+            let hint = suggestion(key, known.iter().copied().chain(SPEC_KEYS.iter().copied()))
+                .map_or(String::new(), |h| format!("; {h}"));
+            return Err(located(
+                lua,
+                format!(
+                    "bl.expect_event: a {} event has no field `{key}` (its fields: {}; a spec also takes {}){hint}",
+                    out.kind,
+                    known.join(", "),
+                    SPEC_KEYS.join(", ")
+                ),
+            ));
+        }
         out.fields.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(out)
     }

@@ -20,6 +20,7 @@ show("wrong count", pcall(bl.expect_event, { kind = "signal", name = "start", co
 show("no such event", pcall(bl.expect_event, { kind = "timeline_complete" }))
 show("no kind", pcall(bl.expect_event, { name = "quarter" }))
 show("misspelt kind", pcall(bl.expect_event, { kind = "signl" }))
+show("misspelt field", pcall(bl.expect_event, { kind = "signal", nmae = "quarter" }))
 
 -- expect_weights: leaf weights (and <default>) within a tolerance, per channel.
 local hero = bl.spawn("hero", { graph = "hero" })
