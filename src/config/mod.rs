@@ -227,7 +227,16 @@ impl Problems<'_> {
                 let known = expected.join(", ");
                 let d =
                     Diagnostic::error(self.file, span, format!("unknown {what} `{word}` (expected one of: {known})"));
-                match suggestion(&word, expected.iter().map(String::as_str)) {
+                // A timeline clip's `end` is a guess at its length, in seconds or in frames.
+                let hint = if word == "end" && expected.iter().any(|e| e == "duration") {
+                    Some(
+                        "a clip in seconds takes `start` and `duration`; in frames, `start_frame` and `end_frame`"
+                            .into(),
+                    )
+                } else {
+                    suggestion(&word, expected.iter().map(String::as_str))
+                };
+                match hint {
                     Some(hint) => d.with_hint(hint),
                     None => d,
                 }

@@ -361,7 +361,12 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rat
                     );
                 }
             }
-            _ => p.missing(&["start", "duration"], clip.span(), "a clip in seconds needs both `start` and `duration`"),
+            // An unknown `end`, already reported, was the attempt at a duration.
+            _ => p.missing(
+                &["start", "duration", "end"],
+                clip.span(),
+                "a clip in seconds needs both `start` and `duration`",
+            ),
         },
         (false, true) => match (&c.start_frame, &c.end_frame) {
             (Some(start), Some(end)) => {
