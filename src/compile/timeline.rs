@@ -598,6 +598,8 @@ impl Builder<'_> {
                 initial: name.get_ref().clone(),
                 completion_delay: l.completion_delay.as_ref().map_or(0, |d| (*d.get_ref()).max(0) as u64),
             },
+            // A name whose entry could not be read has its error already.
+            (_, None) if self.unread(Namespace::Asset, name.get_ref()) => return None,
             _ => {
                 let kinds: fn(&Asset) -> bool = match want {
                     "blend tree" => |a| matches!(a, Asset::BlendTree(_)),
@@ -610,9 +612,6 @@ impl Builder<'_> {
                     Some(other) => format!("`{}` is a {}, not a {want}", name.get_ref(), other.kind_name()),
                     None => format!("no {want} named `{}`", name.get_ref()),
                 };
-                if found.is_none() && self.unread(Namespace::Asset, name.get_ref()) {
-                    return None;
-                }
                 let hint = if found.is_some() {
                     None
                 } else {
