@@ -664,9 +664,21 @@ impl Builder<'_> {
         layout
     }
 
-    /// Whether `name` is defined in `namespace` by an entry that could not be read.
-    fn unread(&self, namespace: Namespace, name: &str) -> bool {
-        self.unread.contains(&(namespace, name.to_string()))
+    /// Reports `message` at `name`, a name `namespace` does not know, with the hint `hint`
+    /// gives (see [`Builder::unknown_hint`]) — unless an entry of that name could not be
+    /// read: it has its error already, and a second one here would only echo it.
+    fn unknown_name(
+        &mut self,
+        file: usize,
+        name: &toml::Spanned<String>,
+        namespace: Namespace,
+        message: String,
+        hint: impl FnOnce(&Self) -> Option<String>,
+    ) {
+        if !self.unread.contains(&(namespace, name.get_ref().clone())) {
+            let hint = hint(self);
+            self.error(file, name.span(), message, hint);
+        }
     }
 
     /// A did-you-mean for an unknown `name` among `candidates`, or, when some file could not be
@@ -699,15 +711,10 @@ impl Builder<'_> {
                 Motion::Clip(0)
             }
             None => {
-                if !self.unread(Namespace::Asset, name.get_ref()) {
-                    let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
-                    self.error(
-                        file,
-                        name.span(),
-                        format!("unknown motion `{}`: no clip or blend tree has that name", name.get_ref()),
-                        hint,
-                    );
-                }
+                let message = format!("unknown motion `{}`: no clip or blend tree has that name", name.get_ref());
+                self.unknown_name(file, name, Namespace::Asset, message, |b| {
+                    b.unknown_hint(name.get_ref(), b.snapshot.assets.keys().map(String::as_str))
+                });
                 Motion::Clip(0)
             }
         }

@@ -1,5 +1,7 @@
 //! The `blendlab` binary's contract: exit codes and messages of `run`, `check` and `bench`.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn blendlab(args: &[&str]) -> Output {
@@ -33,7 +35,7 @@ fn check_takes_folders_of_configs() {
     let out = blendlab(&["check", "samples", "samples/locomotion.toml"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "5 files checked: 0 errors, 0 warnings\n");
-    let empty = scratch("check-empty");
+    let empty = common::scratch("check-empty");
     let out = blendlab(&["check", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("no *.toml files in this folder"), "{}", text(&out.stderr));
@@ -110,17 +112,9 @@ fn bench_crowd_prints_the_workload_lines() {
     }
 }
 
-/// A fresh folder under the system temp dir for one test.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("blendlab-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn run_golden_compares_blesses_and_diffs() {
-    let dir = scratch("golden");
+    let dir = common::scratch("golden");
     let (script, golden) = (dir.join("hello.lua"), dir.join("hello.out"));
     std::fs::write(&script, "print('one')\nprint('two')\n").unwrap();
     let (script_arg, golden_arg) = (script.to_str().unwrap(), golden.to_str().unwrap());
@@ -144,7 +138,7 @@ fn run_golden_compares_blesses_and_diffs() {
 
 #[test]
 fn test_runs_every_script_against_its_golden() {
-    let dir = scratch("test");
+    let dir = common::scratch("test");
     std::fs::write(dir.join("a_ok.lua"), "print(1 + 1)\n").unwrap();
     std::fs::write(dir.join("a_ok.out"), "2\n").unwrap();
     std::fs::write(dir.join("b_differs.lua"), "print('new')\n").unwrap();
@@ -173,7 +167,7 @@ fn test_runs_every_script_against_its_golden() {
     assert!(text(&blendlab(&["test", dir.to_str().unwrap()]).stdout).ends_with("4 passed, 1 failed\n"));
     assert_eq!(blendlab(&["test", "no/such/dir"]).status.code(), Some(2));
     // A folder without scripts is refused rather than passed with nothing run.
-    let empty = scratch("test-empty");
+    let empty = common::scratch("test-empty");
     let none = blendlab(&["test", dir.to_str().unwrap(), empty.to_str().unwrap()]);
     assert_eq!(none.status.code(), Some(2));
     assert!(text(&none.stderr).contains("no *.lua files"), "{}", text(&none.stderr));
@@ -200,7 +194,7 @@ fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
 fn a_reader_that_stops_reading_ends_the_run_quietly() {
     use std::io::Read;
     use std::process::Stdio;
-    let dir = scratch("pipe");
+    let dir = common::scratch("pipe");
     let script = dir.join("chatty.lua");
     // Far more than a pipe holds, so writing goes on after the reader has gone.
     std::fs::write(&script, "for i = 1, 200000 do print(i) end\n").unwrap();

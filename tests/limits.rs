@@ -3,6 +3,8 @@
 //! never stop allocating end with a located error and exit 1, never a hung or dead process;
 //! a sandboxed script cannot leave its folder.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -97,17 +99,9 @@ fn a_symbolic_link_out_of_the_folder_is_outside() {
     assert!(stdout.contains("`link.toml` is outside the script's folder"), "{stdout}");
 }
 
-/// A fresh folder under the system temp dir for one test.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("blendlab-limits-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn a_golden_run_that_times_out_is_neither_compared_nor_blessed() {
-    let dir = scratch("golden");
+    let dir = common::scratch("golden");
     let golden = dir.join("spin.out");
     let golden_arg = golden.to_str().unwrap();
     let stderr = failing(&["run", "--golden", golden_arg, "--bless", "--timeout", "0.3", "tests/limits/spin.lua"]);
@@ -138,7 +132,7 @@ fn a_partition_check_names_the_run_that_timed_out() {
 
 #[test]
 fn test_holds_every_script_to_the_limits() {
-    let dir = scratch("test");
+    let dir = common::scratch("test");
     std::fs::copy("tests/limits/spin.lua", dir.join("a_spin.lua")).unwrap();
     std::fs::write(dir.join("a_spin.out"), "").unwrap();
     std::fs::copy("tests/limits/grow.lua", dir.join("b_grow.lua")).unwrap();

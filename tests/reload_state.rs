@@ -29,21 +29,26 @@ layers = [
 ]
 "#;
 
+/// A host with `text` loaded from `NAME` in a fresh folder; returns it, the file and the folder.
+fn host_with(name: &str, text: &str) -> (Host, std::path::PathBuf, std::path::PathBuf) {
+    let dir = common::scratch(&format!("reload-state-{name}"));
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    let captured = Captured::default();
+    let host =
+        Host::new(Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() })
+            .unwrap();
+    host.load_config(&path).unwrap();
+    (host, path, dir)
+}
+
 fn eval(host: &Host, code: &str) -> String {
     host.eval(code).unwrap_or_else(|e| panic!("{code}: {}", e.message)).join("\t")
 }
 
 #[test]
 fn playbacks_and_transitions_survive_a_reload() {
-    let dir = std::env::temp_dir().join(format!("blendlab-reload-state-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("fighter.toml");
-    std::fs::write(&path, LIBRARY.replace("LENGTH", "0.5")).unwrap();
-    let captured = Captured::default();
-    let host =
-        Host::new(Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() })
-            .unwrap();
-    host.load_config(&path).unwrap();
+    let (host, path, dir) = host_with("fighter.toml", &LIBRARY.replace("LENGTH", "0.5"));
     eval(
         &host,
         "bl.rate(10); hero = bl.spawn('hero', { graph = 'fighter' }); skill = hero:play('combo', { layer = 'skill' })",
@@ -92,15 +97,7 @@ clips = [
 name = "hero"
 clips = [{ name = "greet", start = 0.0, duration = 2.0, motion = "greeting" }]
 "#;
-    let dir = std::env::temp_dir().join(format!("blendlab-reload-nested-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("scene.toml");
-    std::fs::write(&path, library.replace("LENGTH", "1.0")).unwrap();
-    let captured = Captured::default();
-    let host =
-        Host::new(Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() })
-            .unwrap();
-    host.load_config(&path).unwrap();
+    let (host, path, dir) = host_with("scene.toml", &library.replace("LENGTH", "1.0"));
     eval(&host, "bl.rate(10); hero = bl.spawn('hero', { timeline = 'scene' }); bl.frames(3)");
     assert_eq!(eval(&host, "return (hero:locked())"), "true");
 

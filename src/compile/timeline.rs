@@ -272,15 +272,13 @@ impl Builder<'_> {
                         other.kind_name()
                     );
                     self.error(file, animation.span(), message, None);
-                } else if !is_state && !self.unread(Namespace::Asset, animation.get_ref()) {
-                    let names = self.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)));
-                    let hint = self.unknown_hint(animation.get_ref(), names);
-                    self.error(
-                        file,
-                        animation.span(),
-                        format!("unknown animation `{}`: no clip or blend tree has that name", animation.get_ref()),
-                        hint,
-                    );
+                } else if !is_state {
+                    let message =
+                        format!("unknown animation `{}`: no clip or blend tree has that name", animation.get_ref());
+                    self.unknown_name(file, animation, Namespace::Asset, message, |b| {
+                        let names = b.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)));
+                        b.unknown_hint(animation.get_ref(), names)
+                    });
                 }
                 let fade = t.fade.as_ref().map_or(DEFAULT_FADE, |f| *f.get_ref());
                 if !(fade.is_finite() && (0.0..=MAX_SECONDS).contains(&fade)) {
@@ -340,16 +338,13 @@ impl Builder<'_> {
         what: &str,
         catalog: fn(&crate::compile::Snapshot) -> &std::collections::BTreeSet<String>,
     ) {
-        let names = catalog(&self.snapshot);
-        let namespace = if what == "audio" { Namespace::Audio } else { Namespace::HitProfile };
-        if !names.contains(name.get_ref()) && !self.unread(namespace, name.get_ref()) {
-            let hint = self.unknown_hint(name.get_ref(), names.iter().map(String::as_str));
-            let message = format!(
-                "unknown {what} `{}`: it is not in the [{}] catalog",
-                name.get_ref(),
-                if what == "audio" { "audio" } else { "hit_profiles" }
-            );
-            self.error(file, name.span(), message, hint);
+        if !catalog(&self.snapshot).contains(name.get_ref()) {
+            let (namespace, table) =
+                if what == "audio" { (Namespace::Audio, "audio") } else { (Namespace::HitProfile, "hit_profiles") };
+            let message = format!("unknown {what} `{}`: it is not in the [{table}] catalog", name.get_ref());
+            self.unknown_name(file, name, namespace, message, |b| {
+                b.unknown_hint(name.get_ref(), catalog(&b.snapshot).iter().map(String::as_str))
+            });
         }
     }
 
@@ -368,15 +363,11 @@ impl Builder<'_> {
                 None
             }
             None => {
-                if !self.unread(Namespace::Asset, name.get_ref()) {
-                    let hint = self.unknown_hint(name.get_ref(), self.snapshot.assets.keys().map(String::as_str));
-                    self.error(
-                        file,
-                        name.span(),
-                        format!("unknown motion `{}`: no clip, blend tree or timeline has that name", name.get_ref()),
-                        hint,
-                    );
-                }
+                let message =
+                    format!("unknown motion `{}`: no clip, blend tree or timeline has that name", name.get_ref());
+                self.unknown_name(file, name, Namespace::Asset, message, |b| {
+                    b.unknown_hint(name.get_ref(), b.snapshot.assets.keys().map(String::as_str))
+                });
                 None
             }
         }
@@ -598,8 +589,6 @@ impl Builder<'_> {
                 initial: name.get_ref().clone(),
                 completion_delay: l.completion_delay.as_ref().map_or(0, |d| (*d.get_ref()).max(0) as u64),
             },
-            // A name whose entry could not be read has its error already.
-            (_, None) if self.unread(Namespace::Asset, name.get_ref()) => return None,
             _ => {
                 let kinds: fn(&Asset) -> bool = match want {
                     "blend tree" => |a| matches!(a, Asset::BlendTree(_)),
@@ -608,16 +597,18 @@ impl Builder<'_> {
                     _ => |a| matches!(a, Asset::Timeline(_)),
                 };
                 let want = if want == "state" { "clip or blend tree (transition state)" } else { want };
-                let message = match found {
-                    Some(other) => format!("`{}` is a {}, not a {want}", name.get_ref(), other.kind_name()),
-                    None => format!("no {want} named `{}`", name.get_ref()),
-                };
-                let hint = if found.is_some() {
-                    None
-                } else {
-                    self.unknown_hint(name.get_ref(), self.snapshot.names_of(kinds))
-                };
-                self.error(file, name.span(), message, hint);
+                match found {
+                    Some(other) => {
+                        let message = format!("`{}` is a {}, not a {want}", name.get_ref(), other.kind_name());
+                        self.error(file, name.span(), message, None);
+                    }
+                    None => {
+                        let message = format!("no {want} named `{}`", name.get_ref());
+                        self.unknown_name(file, name, Namespace::Asset, message, |b| {
+                            b.unknown_hint(name.get_ref(), b.snapshot.names_of(kinds))
+                        });
+                    }
+                }
                 return None;
             }
         };
