@@ -51,7 +51,7 @@ local Playback = {}
 function Playback:state() end
 ---@return number time the playback's timeline time in seconds
 function Playback:time() end
----@return integer frame the last local frame of its task lifecycle (−1 before the first)
+---@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first); without, the frame containing its time; nil without a `frame_rate`
 function Playback:frame() end
 ---Interrupts it: begun, unfinished task clips get Interrupt (nothing happens once it ended).
 function Playback:interrupt() end

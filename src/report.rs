@@ -274,11 +274,11 @@ pub fn trace_view(session: &Session, id: ActorId, style: Style) -> String {
                 let def = &snapshot.timelines[p.timeline];
                 let _ = writeln!(
                     out,
-                    "playback {}#{serial} on layer {}: {}, local frame {}",
+                    "playback {}#{serial} on layer {}: {}, {}",
                     def.name,
                     layer.name,
                     p.state().name(),
-                    p.frame()
+                    whereabouts(snapshot, p)
                 );
                 trace_tasks(&mut out, snapshot, p, "  ");
             }
@@ -319,8 +319,17 @@ fn trace_tasks(out: &mut String, snapshot: &crate::compile::Snapshot, p: &Playba
     }
     for (c, nested) in p.playing_nested() {
         let name = &snapshot.timelines[nested.timeline].name;
-        let _ = writeln!(out, "{indent}nested {name} in clip {}: local frame {}", def.clips[c].name, nested.frame());
+        let _ = writeln!(out, "{indent}nested {name} in clip {}: {}", def.clips[c].name, whereabouts(snapshot, nested));
         trace_tasks(out, snapshot, nested, &format!("{indent}  "));
+    }
+}
+
+/// Where a playback is: `t=2.600000 s, local frame 78`, without the frame for a timeline
+/// without a frame rate (see [`Playback::local_frame`]).
+fn whereabouts(snapshot: &crate::compile::Snapshot, p: &Playback) -> String {
+    match p.local_frame(snapshot) {
+        Some(frame) => format!("t={} s, local frame {frame}", p.time()),
+        None => format!("t={} s", p.time()),
     }
 }
 

@@ -333,7 +333,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             let playback = graph
                 .playback(handle.serial)
                 .ok_or_else(|| located(lua, "playback:frame: this playback is no longer on its actor"))?;
-            Ok(playback.frame())
+            Ok(playback.local_frame(host.session.snapshot()))
         })?,
     )?;
 
@@ -433,7 +433,7 @@ fn push_playback(
     entry.set("layer", layer)?;
     entry.set("nested_in", nested_in)?;
     entry.set("state", p.state().name())?;
-    entry.set("frame", p.frame())?;
+    entry.set("frame", p.local_frame(snapshot))?;
     let clips = lua.create_table()?;
     for (c, clip) in def.clips.iter().enumerate() {
         let (Some(task), Some((first, last))) = (&clip.task, clip.frames) else { continue };

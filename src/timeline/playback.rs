@@ -370,9 +370,13 @@ impl Playback {
         })
     }
 
-    /// The last local frame of the task lifecycle processed (−1 before the first).
-    pub fn frame(&self) -> i64 {
-        self.lifecycle.frame()
+    /// Its local frame: for a timeline with task clips, the last frame its task lifecycle
+    /// processed (REFERENCE §4; −1 before the first); for one without, the frame containing its
+    /// time at the timeline's frame rate; `None` for a timeline without a frame rate.
+    pub fn local_frame(&self, snapshot: &Snapshot) -> Option<i64> {
+        let def = &snapshot.timelines[self.timeline];
+        let rate = def.frame_rate?;
+        Some(if def.lifetime.is_some() { self.lifecycle.frame() } else { self.time.last_frame_at(rate) })
     }
 
     /// The task lifecycle, for traces.
