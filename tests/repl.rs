@@ -186,6 +186,18 @@ fn prompt_multiline_completion_and_ctrl_d() {
 }
 
 #[test]
+fn lines_typed_ahead_while_a_chunk_runs_all_run_in_order() {
+    // The editor reads keys in blocks; what it read past the end of one line must reach the
+    // next prompt (rustyline keeps it only with its `buffer-redux` feature).
+    let home = scratch("type-ahead");
+    let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
+    term.wait_for("> ");
+    let lines = ["hero = bl.spawn('hero', { blend_tree = 'locomotion' })", "bl.step(20)", "x = 20", "x = x + 1"];
+    term.type_ahead(&[&lines[..], &["print('x is ' .. x * 2)"]].concat());
+    term.wait_for("x is 42");
+}
+
+#[test]
 fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
     let home = scratch("ctrl-c");
     let mut term = Terminal::start(&[], &home);

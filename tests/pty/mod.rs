@@ -241,6 +241,15 @@ impl Terminal {
         self.press(format!("{line}\r").as_bytes());
     }
 
+    /// Types `lines`, each with Enter, in one go, as a fast typist or a paste without
+    /// bracketed-paste marks does: nothing waits for the editor between them.
+    pub fn type_ahead(&mut self, lines: &[&str]) {
+        let keys: String = lines.iter().map(|line| format!("{line}\r")).collect();
+        self.write(keys.as_bytes());
+        self.submitted += lines.len();
+        self.at_line_start = true;
+    }
+
     /// Types a line of a chunk that is not complete yet (the editor reads on).
     pub fn type_continued(&mut self, line: &str) {
         self.write(format!("{line}\r").as_bytes());
