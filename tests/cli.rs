@@ -175,6 +175,33 @@ fn test_runs_every_script_against_its_golden() {
 }
 
 #[test]
+fn goldens_hold_from_any_folder_and_any_spelling_of_the_path() {
+    // Each script runs in its own folder, so the paths it prints (its locations, the configs
+    // it loads from beside it or `../config`) do not depend on where CI starts the check.
+    let absolute = std::fs::canonicalize("tests/scripts").unwrap();
+    let elsewhere = common::scratch("elsewhere");
+    for (folder, path) in
+        [(std::path::PathBuf::from("."), "./tests/scripts"), (elsewhere.clone(), absolute.to_str().unwrap())]
+    {
+        let out = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+            .args(["test", path])
+            .current_dir(&folder)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "from {}: {}", folder.display(), text(&out.stdout));
+    }
+    let golden = absolute.join("assertions.out");
+    let single = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .args(["run", "--golden", golden.to_str().unwrap(), absolute.join("assertions.lua").to_str().unwrap()])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert_eq!(single.status.code(), Some(0), "{}", text(&single.stderr));
+    std::fs::remove_dir_all(&elsewhere).unwrap();
+}
+
+#[test]
 fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
     let ok = blendlab(&["run", "--partition-check", "scripts/tour.lua"]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));

@@ -108,7 +108,7 @@ fn a_golden_run_that_times_out_is_neither_compared_nor_blessed() {
     assert_eq!(
         stderr,
         "error: tests/limits/spin.lua: stopped before its end, so nothing was compared or written: \
-         tests/limits/spin.lua:4: timed out after 0.3 s (--timeout)\n"
+         spin.lua:4: timed out after 0.3 s (--timeout)\n"
     );
     assert!(!golden.exists(), "a stopped run wrote its golden");
     // Within the limits, a golden run is what it is without them.

@@ -244,10 +244,17 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         })?,
     )?;
 
+    // `print` shows a table or a function as the prompt shows a result (keys sorted, nested
+    // tables indented, a function by where it was defined), never by its address: what a script
+    // prints is the same bytes on every run. Everything else prints as Lua's `tostring` has it.
     let s = state.clone();
     let print = lua.create_function(move |lua, values: Variadic<Value>| {
         let tostring: Function = lua.globals().get("tostring")?;
-        let text = values.into_iter().map(|v| tostring.call::<String>(v)).collect::<mlua::Result<Vec<_>>>()?;
+        let show = |value: Value| match value {
+            Value::Table(_) | Value::Function(_) => super::pretty(&value),
+            other => tostring.call::<String>(other),
+        };
+        let text = values.into_iter().map(show).collect::<mlua::Result<Vec<_>>>()?;
         let mut host = s.borrow_mut();
         writeln!(host.output.out, "{}", text.join("\t")).map_err(mlua::Error::external)?;
         Ok(())

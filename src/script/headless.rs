@@ -8,6 +8,11 @@
 //! [`Confinement`] as `blendlab run` (`--timeout`, `--max-memory`, `--sandbox`); a run that
 //! its timeout stopped is a failure of its own, never compared or blessed, since the line
 //! it stopped at depends on the machine.
+//!
+//! A golden run happens in the script's folder, as `cd FOLDER && blendlab run NAME.lua` would
+//! run it: every path it prints (its own locations, the configs it loads) is relative to that
+//! folder, so a golden holds whichever folder the check is started from and however the
+//! script's path is spelled (`tests/scripts`, `./tests/scripts`, absolute).
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -61,11 +66,6 @@ pub fn run_captured(
         let _ = writeln!(capture.clone(), "error: {}", e.message);
     }
     (capture.text(), host)
-}
-
-/// The canonical output of `script` with `args`.
-pub fn canonical_output(script: &Path, args: &[String]) -> String {
-    run_captured(script, args, Confinement::default(), |_| {}).0
 }
 
 /// The canonical output of a run held to `confinement`, or [`Verdict::TimedOut`].
@@ -130,9 +130,40 @@ impl Verdict {
     }
 }
 
+/// [`check_golden_here`] in the script's folder (see the module docs): the process's working
+/// folder is that folder while the script runs.
+pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
+    let golden = match std::path::absolute(golden) {
+        Ok(golden) => golden,
+        Err(e) => return Verdict::Unwritable { message: format!("cannot locate {}: {e}", golden.display()) },
+    };
+    let (folder, name) = split_folder(script);
+    in_folder(folder, || check_golden_here(&name, args, &golden, bless, confinement))
+        .unwrap_or_else(|message| Verdict::Unwritable { message })
+}
+
+/// A script's folder (empty: the working folder) and its file name.
+fn split_folder(script: &Path) -> (&Path, PathBuf) {
+    let name = script.file_name().map_or_else(|| script.to_path_buf(), PathBuf::from);
+    (script.parent().unwrap_or(Path::new("")), name)
+}
+
+/// Runs `run` with the process's working folder set to `folder` (empty: where it is), then
+/// sets it back. The working folder is the whole process's: nothing else may run meanwhile.
+fn in_folder<T>(folder: &Path, run: impl FnOnce() -> T) -> Result<T, String> {
+    if folder.as_os_str().is_empty() {
+        return Ok(run());
+    }
+    let back = std::env::current_dir().map_err(|e| format!("cannot tell the working folder: {e}"))?;
+    std::env::set_current_dir(folder).map_err(|e| format!("cannot enter {}: {e}", folder.display()))?;
+    let result = run();
+    std::env::set_current_dir(&back).map_err(|e| format!("cannot go back to {}: {e}", back.display()))?;
+    Ok(result)
+}
+
 /// Runs `script` twice, each run held to `confinement`, and compares its output with
 /// `golden`, or writes `golden` when `bless` (only if both runs ran to their end and agree).
-pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
+fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
     let outputs = output_within(script, args, confinement)
         .and_then(|first| Ok((first, output_within(script, args, confinement)?)));
     let (first, second) = match outputs {
@@ -195,11 +226,25 @@ pub fn find_files(paths: &[PathBuf], extension: &str) -> Result<Vec<PathBuf>, St
     Ok(files)
 }
 
-/// Checks every script against its golden on `threads` threads (each script on its own
-/// host, made in the thread that runs it: Lua states stay on one thread), each run held to
-/// `confinement`. Verdicts come back in the order of `scripts`, whatever order they
-/// finished in.
+/// Checks every script against its golden, folder after folder, in the folder (see the module
+/// docs), each run held to `confinement`. Verdicts come back in the order of `scripts`.
 pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize, confinement: Confinement) -> Vec<Verdict> {
+    let mut verdicts = Vec::with_capacity(scripts.len());
+    for group in scripts.chunk_by(|a, b| a.parent() == b.parent()) {
+        let (folder, _) = split_folder(&group[0]);
+        let names: Vec<PathBuf> = group.iter().map(|script| split_folder(script).1).collect();
+        match in_folder(folder, || run_in_parallel(&names, bless, threads, confinement)) {
+            Ok(done) => verdicts.extend(done),
+            Err(message) => verdicts.extend(group.iter().map(|_| Verdict::Unwritable { message: message.clone() })),
+        }
+    }
+    verdicts
+}
+
+/// Checks every script against its golden on `threads` threads (each script on its own
+/// host, made in the thread that runs it: Lua states stay on one thread). Verdicts come back
+/// in the order of `scripts`, whatever order they finished in.
+fn run_in_parallel(scripts: &[PathBuf], bless: bool, threads: usize, confinement: Confinement) -> Vec<Verdict> {
     let next = AtomicUsize::new(0);
     let verdicts = Mutex::new(vec![None; scripts.len()]);
     std::thread::scope(|scope| {
@@ -208,7 +253,7 @@ pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize, confinement: 
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(script) = scripts.get(i) else { break };
-                    let verdict = check_golden(script, &[], &golden_of(script), bless, confinement);
+                    let verdict = check_golden_here(script, &[], &golden_of(script), bless, confinement);
                     verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(verdict);
                 }
             });

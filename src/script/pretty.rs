@@ -1,4 +1,5 @@
-//! The one way the REPL shows a Lua value. Tables are sorted by key and indented, so the same
+//! The one way the REPL shows a Lua value, and the way a script's `print` shows a table or a
+//! function. Tables are sorted by key and indented, so the same
 //! value always prints the same bytes; values with `__tostring` (actors, handles) print
 //! their short summary; functions print where they were defined instead of an address.
 

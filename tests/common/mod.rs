@@ -8,12 +8,6 @@ use std::path::Path;
 #[allow(unused_imports)] // used by some test crates
 pub use blendlab::script::headless::Capture as Captured;
 
-/// Runs `script` headless as `blendlab run` does; returns everything it printed, plus an
-/// `error: …` line if it failed.
-pub fn run_script(script: &Path, args: &[String]) -> String {
-    blendlab::script::headless::canonical_output(script, args)
-}
-
 /// Compares `actual` with the golden file, or rewrites it when `BLENDLAB_BLESS` is set.
 /// Returns a description of the difference, if any.
 pub fn check_golden(golden: &Path, actual: &str) -> Option<String> {
