@@ -216,7 +216,13 @@ fn main() -> ExitCode {
         Some(Command::Bench { workload: Workload::Crowd { actors, frames, runs } }) => {
             crowd(actors as usize, frames as usize, runs.into())
         }
-        None => repl::run(options(cli.files.clone())),
+        None => match mistyped_command(&cli.files) {
+            Some(message) => {
+                eprintln!("{}", error_line(err_style, &message));
+                return ExitCode::from(2);
+            }
+            None => repl::run(options(cli.files.clone())),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -225,6 +231,17 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Why `blendlab WORD …` is refused when WORD is no file and has no extension: it is almost
+/// always a command mistyped (`blendlab tset tests/scripts`), which would otherwise open the
+/// prompt with a file that cannot be read.
+fn mistyped_command(files: &[PathBuf]) -> Option<String> {
+    let first = files.first().filter(|f| f.extension().is_none() && !f.exists())?;
+    let word = first.to_string_lossy();
+    let commands = ["run", "check", "test", "schema", "bench"];
+    let hint = blendlab::config::suggestion(&word, commands).unwrap_or_else(|| "see `blendlab --help`".into());
+    Some(format!("`{word}` is neither a command ({}) nor a file to load at the prompt; {hint}", commands.join(", ")))
 }
 
 fn run(color: ColorChoice, script: &Path, args: &[String], confinement: Confinement) -> Result<(), String> {

@@ -175,6 +175,18 @@ fn test_runs_every_script_against_its_golden() {
 }
 
 #[test]
+fn a_mistyped_command_is_refused_with_a_suggestion() {
+    // Not a prompt that cannot read a file `tset`: a usage error naming the command meant.
+    let out = blendlab(&["tset", "tests/scripts"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`tset` is neither a command"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("did you mean `test`?"), "{}", text(&out.stderr));
+    let unrelated = blendlab(&["frobnicate"]);
+    assert_eq!(unrelated.status.code(), Some(2));
+    assert!(text(&unrelated.stderr).contains("see `blendlab --help`"), "{}", text(&unrelated.stderr));
+}
+
+#[test]
 fn goldens_hold_from_any_folder_and_any_spelling_of_the_path() {
     // Each script runs in its own folder, so the paths it prints (its locations, the configs
     // it loads from beside it or `../config`) do not depend on where CI starts the check.
