@@ -114,9 +114,17 @@ fn a_recorded_session_replays_to_the_same_weights_and_events() {
     }
     let replay = dir.join("replay.lua");
     std::fs::write(&replay, format!("{recorded}{}", final_state(&dir.join("replay.jsonl")))).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_blendlab")).args(["run", replay.to_str().unwrap()]).output().unwrap();
-    let printed = String::from_utf8(output.stdout).unwrap();
-    assert!(output.status.success(), "{printed}{}", String::from_utf8_lossy(&output.stderr));
+    let replayed_in = |folder: &Path| {
+        let output = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+            .args(["run", replay.to_str().unwrap()])
+            .current_dir(folder)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(output.stdout).unwrap();
+        assert!(output.status.success(), "{printed}{}", String::from_utf8_lossy(&output.stderr));
+        printed
+    };
+    let printed = replayed_in(Path::new("."));
     assert!(
         printed.starts_with("hero · graph gunner · frame 92 · 3.066667 s\n") && repl.contains(&printed),
         "{printed}\n---\n{repl}"
@@ -124,6 +132,9 @@ fn a_recorded_session_replays_to_the_same_weights_and_events() {
     let events = std::fs::read_to_string(dir.join("repl.jsonl")).unwrap();
     assert!(events.lines().count() >= 5 && events.contains("timeline_complete"), "{events}");
     assert_eq!(std::fs::read_to_string(dir.join("replay.jsonl")).unwrap(), events);
+    // From another folder, the paths typed at the prompt still resolve against the session's
+    // folder (the files' names in the events then say where they are from there).
+    assert_eq!(replayed_in(&dir), printed);
 }
 
 /// Sends `code`, waits until it prints `busy`, then sends Ctrl-C's signal.

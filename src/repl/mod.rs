@@ -37,7 +37,7 @@ pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_com
 use commands::{HISTORY_FRAMES, KEYWORDS};
 use editor::compiles;
 pub use editor::strip_continuation;
-use transcript::{Entry, replay_script};
+use transcript::{Entry, relative_path, replay_script};
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
@@ -392,9 +392,16 @@ impl Repl {
 
     /// `:record`: the transcript as a Lua script, written whole or not at all.
     fn record(&mut self, path: &str) {
-        let folder = std::env::current_dir().map_or_else(|_| ".".to_string(), |d| d.display().to_string());
-        match write_atomically(Path::new(path), &replay_script(&self.transcript, path, &folder)) {
-            Ok(()) => self.note(&format!("wrote {path}; from this folder, `blendlab run {path}` replays the session")),
+        let folder = match std::env::current_dir() {
+            Ok(folder) => folder,
+            Err(e) => return self.error(&format!(":record: cannot tell the working folder: {e}")),
+        };
+        let file = crate::script::normalize(&folder.join(path));
+        let session = relative_path(file.parent().unwrap_or(Path::new("/")), &folder);
+        let script =
+            replay_script(&self.transcript, path, &folder.display().to_string(), &session.display().to_string());
+        match write_atomically(Path::new(path), &script) {
+            Ok(()) => self.note(&format!("wrote {path}; `blendlab run {path}` replays the session from any folder")),
             Err(e) => self.error(&format!(":record: cannot write {path}: {e}")),
         }
     }

@@ -3,7 +3,9 @@
 //!
 //! Lua typed at the prompt is written verbatim but runs as the prompt ran it: a chunk of its
 //! own named `stdin`, so its locals end with it, an expression is evaluated, and relative
-//! paths resolve against the working folder (not the script's). `:step` and `:frames` become
+//! paths resolve against the folder the session ran in — found from the script's own place
+//! (`arg[0]`) and the way from its folder to the session's, so the replay runs from any
+//! working folder, and in its own folder as a golden run does. `:step` and `:frames` become
 //! the `bl` calls they are sugar for. A chunk that raised an error is replayed under `pcall`,
 //! since what it did before the error (a parameter set, frames run, a `reload_failed`
 //! logged) is part of the session. What the replay cannot or need not redo is a comment:
@@ -12,6 +14,7 @@
 //! Pure text, so it is unit-tested.
 
 use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
 
 /// One thing the session did, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,29 +26,50 @@ pub(super) enum Entry {
     Note(String),
 }
 
-/// Runs Lua as the prompt does (`Host::eval`: an expression is not a tail call, so `bl` sees
-/// the stdin chunk as its caller); a chunk that failed in the session is replayed for what it
-/// did before its error.
-const HELPERS: &str = r#"local function chunk(code)
+/// The helpers of a replay whose session ran in `session` (the way there from the script's
+/// folder): `chunk` runs Lua as the prompt does (`Host::eval`: an expression is not a tail
+/// call, so `bl` sees the chunk as its caller; the chunk is named `stdin` in the session's
+/// folder, where `bl` resolves its relative paths); `failed` replays a chunk that failed in
+/// the session for what it did before its error.
+fn helpers(session: &str) -> String {
+    format!(
+        r#"local here = (arg and arg[0] or ""):match("^(.*/)") or ""
+local stdin = "@" .. here .. {stdin:?}
+
+local function chunk(code)
   local expression = "return (function(...) return ... end)(" .. code .. "\n)"
-  local run = load(expression, "=stdin") or assert(load(code, "=stdin"))
+  local run = load(expression, stdin) or assert(load(code, stdin))
   run()
 end
 
 local function failed(code)
   pcall(chunk, code)
 end
-"#;
+"#,
+        stdin = format!("{session}/stdin")
+    )
+}
+
+/// The way from folder `from` to folder `to`, both absolute and free of `.` and `..`: `.`
+/// for the same folder, else `..` up to what they share, then down.
+pub(super) fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut way: PathBuf = std::iter::repeat_n(Component::ParentDir, from.len() - shared).collect();
+    way.extend(&to[shared..]);
+    if way.as_os_str().is_empty() { PathBuf::from(".") } else { way }
+}
 
 /// The script of `entries`: a header saying how it was made and how to run it (`file` as the
-/// user named it, from `folder`, the working folder of the session), the helpers, then each
-/// entry in order.
-pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str) -> String {
+/// user named it; `folder`, the working folder of the session, is `session` from the file's
+/// folder), the helpers, then each entry in order.
+pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session: &str) -> String {
     let mut script = comment(&format!(
         "A blendlab REPL session, written by `:record {file}`.\n\
          The files the REPL started with, then everything typed at the prompt, in order.\n\
-         Replay it from the folder the session ran in (the paths it names are relative to it):\n\
-         \x20 cd {folder} && blendlab run {file}\n\
+         `blendlab run {file}` replays it from any folder: the paths typed at the prompt resolve\n\
+         against the folder the session ran in, {folder}, which is `{session}` from this file's\n\
+         folder (keep the two where they are).\n\
          \n\
          `chunk` runs Lua as the prompt did (a chunk of its own named stdin: its locals end with\n\
          it, an expression is evaluated); `failed` replays a chunk that raised an error for what\n\
@@ -53,7 +77,7 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str) -> Stri
          is when it runs) and chunks that did not parse or were interrupted are comments."
     ));
     script.push('\n');
-    script.push_str(HELPERS);
+    script.push_str(&helpers(session));
     script.push('\n');
     for entry in entries {
         script.push_str(&line(entry));
@@ -117,8 +141,8 @@ mod tests {
             Entry::Note(":weights hero".into()),
             Entry::Note("interrupted:\nwhile true do\n\nend".into()),
         ];
-        let script = replay_script(&entries, "s.lua", "/work");
-        let body = script.split_once(HELPERS).unwrap().1;
+        let script = replay_script(&entries, "s.lua", "/work", "..");
+        let body = script.split_once(&helpers("..")).unwrap().1;
         assert_eq!(
             body,
             "\nchunk [[ bl.load(\"samples/locomotion.toml\") ]]\n\
@@ -132,6 +156,20 @@ mod tests {
              -- interrupted:\n-- while true do\n--\n-- end\n"
         );
         assert!(script.starts_with("-- A blendlab REPL session, written by `:record s.lua`.\n"), "{script}");
-        assert!(script.contains("--   cd /work && blendlab run s.lua\n--\n"), "{script}");
+        assert!(script.contains("the folder the session ran in, /work, which is `..` from"), "{script}");
+        assert!(script.contains("local stdin = \"@\" .. here .. \"../stdin\"\n"), "{script}");
+    }
+
+    #[test]
+    fn the_way_between_two_folders() {
+        for (from, to, way) in [
+            ("/work/main", "/work/main", "."),
+            ("/work/main/tests/scripts", "/work/main", "../.."),
+            ("/tmp/rec", "/work/main", "../../work/main"),
+            ("/work", "/work/main/samples", "main/samples"),
+            ("/", "/work", "work"),
+        ] {
+            assert_eq!(relative_path(Path::new(from), Path::new(to)), PathBuf::from(way), "{from} → {to}");
+        }
     }
 }

@@ -532,7 +532,7 @@ impl Host {
 }
 
 /// Resolves `..` and `.` lexically so printed paths stay short and stable.
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
@@ -546,6 +546,15 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// A config's path as it is shown and known (in diagnostics, events, reloads): `.` and `..`
+/// resolved, and relative to the working folder when it lies inside it, so a file reached
+/// by an absolute path or from a replay elsewhere reads as it does when loaded from here.
+fn shown_path(path: &Path) -> PathBuf {
+    let path = normalize(path);
+    let inside = std::env::current_dir().ok().and_then(|folder| path.strip_prefix(folder).ok().map(Path::to_path_buf));
+    inside.filter(|relative| !relative.as_os_str().is_empty()).unwrap_or(path)
+}
+
 /// Reads `path`, rebuilds the library with it (replacing an earlier load of the same file),
 /// and makes the result live. On any error the live library is unchanged, the failure is
 /// logged as `reload_failed`, and the message holds every diagnostic.
@@ -557,7 +566,7 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
         let path = path.display();
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({:?})", path.to_string()));
     }
-    let path = normalize(path).display().to_string();
+    let path = shown_path(path).display().to_string();
     let loaded = std::fs::read_to_string(&path)
         .map_err(|e| {
             let mut host = state.borrow_mut();
