@@ -133,6 +133,12 @@ fn run_golden_compares_blesses_and_diffs() {
     assert_eq!(differs.status.code(), Some(1));
     assert!(text(&differs.stderr).ends_with(" one\n-two\n+2\n"), "{}", text(&differs.stderr));
     assert_eq!(blendlab(&["run", "--bless", script_arg]).status.code(), Some(2), "--bless needs --golden");
+    // A script that is not there blesses nothing (it used to write its `cannot read` error).
+    let absent = dir.join("absent.lua");
+    let nothing = blendlab(&["run", "--golden", golden_arg, "--bless", absent.to_str().unwrap()]);
+    assert_eq!(nothing.status.code(), Some(1));
+    assert!(text(&nothing.stderr).contains("absent.lua: No such file"), "{}", text(&nothing.stderr));
+    assert_eq!(std::fs::read_to_string(&golden).unwrap(), "one\ntwo\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

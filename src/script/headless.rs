@@ -133,6 +133,10 @@ impl Verdict {
 /// [`check_golden_here`] in the script's folder (see the module docs): the process's working
 /// folder is that folder while the script runs.
 pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
+    // A script that is not there has no output to compare, and none to bless.
+    if let Err(e) = std::fs::File::open(script) {
+        return Verdict::Unwritable { message: e.to_string() };
+    }
     let golden = match std::path::absolute(golden) {
         Ok(golden) => golden,
         Err(e) => return Verdict::Unwritable { message: format!("cannot locate {}: {e}", golden.display()) },
