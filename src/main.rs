@@ -60,6 +60,7 @@ enum Command {
         #[command(flatten)]
         confinement: ConfinementArgs,
         /// Compare what the script prints with FILE (exit 1 with a unified diff if it differs).
+        /// The script runs in its own folder, so the paths it prints are relative to it.
         #[arg(long, value_name = "FILE", conflicts_with = "watch")]
         golden: Option<PathBuf>,
         /// With --golden: write FILE with what the script prints.
@@ -82,7 +83,7 @@ enum Command {
         files: Vec<PathBuf>,
     },
     /// Check every `*.lua` in the folders against the golden beside it (`NAME.out`), in
-    /// parallel; ends with `N passed, N failed`.
+    /// parallel, each in its own folder; ends with `N passed, N failed`.
     Test {
         /// Write each golden with what its script prints.
         #[arg(long)]
