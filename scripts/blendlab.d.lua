@@ -88,9 +88,10 @@ function Actor:explain() end
 function Actor:graph() end
 ---The debugging chain: playbacks (and the timelines they play nested now, under the clip
 ---that plays them), task states, commands, entity. With `{ table = true }` the same as data:
----`{ frame, playbacks = { { timeline, layer, nested_in, state, frame, clips = { { name, task,
----first, last, state } } } }, commands = { { type, source, result } }, locked, lock_sources }`
----(`nested_in`: the clip playing that timeline nested, nil for a layer's own playback).
+---`{ frame, playbacks = { { timeline, layer, nested_in, state, time, frame, clips = { { name,
+---task, first, last, state } } } }, commands = { { type, source, result } }, locked,
+---lock_sources }` (`nested_in`: the clip playing that timeline nested, nil for a layer's own
+---playback; `time`: its timeline seconds; `frame`: its local frame, nil without a frame_rate).
 ---@param options? { table: boolean }
 ---@return string|table trace
 function Actor:trace(options) end

@@ -433,6 +433,7 @@ fn push_playback(
     entry.set("layer", layer)?;
     entry.set("nested_in", nested_in)?;
     entry.set("state", p.state().name())?;
+    entry.set("time", p.time().secs())?;
     entry.set("frame", p.local_frame(snapshot))?;
     let clips = lua.create_table()?;
     for (c, clip) in def.clips.iter().enumerate() {

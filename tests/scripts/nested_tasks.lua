@@ -26,7 +26,7 @@ print("-- the trace and the graph show the nested greeting under the clip that p
 print(hero:trace())
 print(hero:graph())
 local nested = hero:trace({ table = true }).playbacks[2]
-print(string.format("as data: %s in %s, local frame %d, lock %s", nested.timeline, nested.nested_in, nested.frame,
+print(string.format("as data: %s in %s at %.6f s, local frame %d, lock %s", nested.timeline, nested.nested_in, nested.time, nested.frame,
   nested.clips[1].state))
 bl.step(1.3)
 lifecycle()
