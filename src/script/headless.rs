@@ -95,8 +95,9 @@ pub enum Verdict {
     Differs { diff: String },
     /// Two runs printed different output: the first line that differs in each.
     Unsteady { line: usize, first: Option<String>, second: Option<String> },
-    /// The golden file exists but cannot be read, or cannot be written when blessing.
-    Unwritable { message: String },
+    /// The check could not be made: the script is not there, its folder cannot be entered,
+    /// or the golden file cannot be read (or written, when blessing).
+    Unchecked { message: String },
     /// `--timeout` stopped a run: its error.
     TimedOut { message: String },
 }
@@ -122,7 +123,7 @@ impl Verdict {
                     show(second)
                 )
             }
-            Verdict::Unwritable { message } => format!("{script}: {message}"),
+            Verdict::Unchecked { message } => format!("{script}: {message}"),
             Verdict::TimedOut { message } => {
                 format!("{script}: stopped before its end, so nothing was compared or written: {message}")
             }
@@ -135,15 +136,15 @@ impl Verdict {
 pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
     // A script that is not there has no output to compare, and none to bless.
     if let Err(e) = std::fs::File::open(script) {
-        return Verdict::Unwritable { message: e.to_string() };
+        return Verdict::Unchecked { message: e.to_string() };
     }
     let golden = match std::path::absolute(golden) {
         Ok(golden) => golden,
-        Err(e) => return Verdict::Unwritable { message: format!("cannot locate {}: {e}", golden.display()) },
+        Err(e) => return Verdict::Unchecked { message: format!("cannot locate {}: {e}", golden.display()) },
     };
     let (folder, name) = split_folder(script);
     in_folder(folder, || check_golden_here(&name, args, &golden, bless, confinement))
-        .unwrap_or_else(|message| Verdict::Unwritable { message })
+        .unwrap_or_else(|message| Verdict::Unchecked { message })
 }
 
 /// A script's folder (empty: the working folder) and its file name.
@@ -180,7 +181,7 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
     if bless {
         return match write_atomically(golden, &first) {
             Ok(()) => Verdict::Blessed { lines: first.lines().count() },
-            Err(e) => Verdict::Unwritable { message: format!("cannot write {}: {e}", golden.display()) },
+            Err(e) => Verdict::Unchecked { message: format!("cannot write {}: {e}", golden.display()) },
         };
     }
     match std::fs::read_to_string(golden) {
@@ -189,7 +190,7 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
             diff: unified_diff(&expected, &first, &golden.display().to_string(), &script.display().to_string()),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Verdict::Missing,
-        Err(e) => Verdict::Unwritable { message: format!("cannot read {}: {e}", golden.display()) },
+        Err(e) => Verdict::Unchecked { message: format!("cannot read {}: {e}", golden.display()) },
     }
 }
 
@@ -239,7 +240,7 @@ pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize, confinement: 
         let names: Vec<PathBuf> = group.iter().map(|script| split_folder(script).1).collect();
         match in_folder(folder, || run_in_parallel(&names, bless, threads, confinement)) {
             Ok(done) => verdicts.extend(done),
-            Err(message) => verdicts.extend(group.iter().map(|_| Verdict::Unwritable { message: message.clone() })),
+            Err(message) => verdicts.extend(group.iter().map(|_| Verdict::Unchecked { message: message.clone() })),
         }
     }
     verdicts
@@ -264,7 +265,7 @@ fn run_in_parallel(scripts: &[PathBuf], bless: bool, threads: usize, confinement
         }
     });
     let verdicts = verdicts.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    verdicts.into_iter().map(|v| v.unwrap_or(Verdict::Unwritable { message: "was not run".into() })).collect()
+    verdicts.into_iter().map(|v| v.unwrap_or(Verdict::Unchecked { message: "was not run".into() })).collect()
 }
 
 /// The report of a test run: `ok  SCRIPT` per passing script, `FAIL SCRIPT` with the
