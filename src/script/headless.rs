@@ -131,8 +131,9 @@ impl Verdict {
     }
 }
 
-/// [`check_golden_here`] in the script's folder (see the module docs): the process's working
-/// folder is that folder while the script runs.
+/// Runs `script` twice in its folder (see the module docs: the process's working folder is
+/// that folder meanwhile), each run held to `confinement`, and compares its output with
+/// `golden`, or writes `golden` when `bless` (only if both runs ran to their end and agree).
 pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
     // A script that is not there has no output to compare, and none to bless.
     if let Err(e) = std::fs::File::open(script) {
