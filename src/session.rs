@@ -608,16 +608,22 @@ impl Session {
     /// shared phase moves and every leaf follows. Weights are unchanged until the next frame.
     pub fn set_local_time(&mut self, actor: ActorId, leaf: &str, seconds: f64) -> Result<(), SessionError> {
         Ticks::from_secs(seconds)?;
+        let index = self.leaf_index(actor, leaf)?;
         let a = &mut self.actors[actor];
-        let index = a.graph.leaf_index(leaf).ok_or_else(|| SessionError::UnknownLeaf {
-            actor: a.name.clone(),
-            name: leaf.into(),
-            hint: suggestion(leaf, a.graph.leaves().iter().map(|l| l.name.as_str())),
-        })?;
         if !a.graph.set_local_time(&self.snapshot, index, seconds) {
             return Err(SessionError::PlaybackLeafTime { actor: a.name.clone(), leaf: leaf.into() });
         }
         Ok(())
+    }
+
+    /// The index of leaf `leaf` in the graph of `actor`.
+    pub fn leaf_index(&self, actor: ActorId, leaf: &str) -> Result<usize, SessionError> {
+        let a = &self.actors[actor];
+        a.graph.leaf_index(leaf).ok_or_else(|| SessionError::UnknownLeaf {
+            actor: a.name.clone(),
+            name: leaf.into(),
+            hint: suggestion(leaf, a.graph.leaves().iter().map(|l| l.name.as_str())),
+        })
     }
 
     /// A parameter's state (raw and smoothed).

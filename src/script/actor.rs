@@ -156,13 +156,9 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_time",
         lua.create_function(move |lua, (this, leaf): (Actor, String)| {
             let host = s.borrow();
-            let graph = host.session.actor(actor_id(&this)?).graph();
-            let index = graph.leaf_index(&leaf).ok_or_else(|| {
-                let hint = suggestion(&leaf, graph.leaves().iter().map(|l| l.name.as_str()))
-                    .map_or(String::new(), |h| format!("; {h}"));
-                located(lua, format!("actor:time: no leaf `{leaf}`{hint}"))
-            })?;
-            Ok(graph.local_time(index))
+            let id = actor_id(&this)?;
+            let index = host.session.leaf_index(id, &leaf).map_err(|e| located(lua, format!("actor:time: {e}")))?;
+            Ok(host.session.actor(id).graph().local_time(index))
         })?,
     )?;
 
