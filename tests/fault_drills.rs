@@ -28,8 +28,7 @@ impl Drill {
         let output =
             Output { out: Box::new(std::io::sink()), err: Box::new(std::io::sink()), style: Default::default() };
         let host = Host::new(output).unwrap();
-        let file = dir.join("loco.toml");
-        std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
+        let file = common::write_loco(dir, "v1.toml");
         host.load_config(&file).unwrap();
         host.eval("hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)").unwrap();
         let good = host.with_session(|s| s.snapshot().clone());

@@ -25,8 +25,7 @@ impl Story {
         let output =
             Output { out: Box::new(captured.clone()), err: Box::new(captured.clone()), style: Default::default() };
         let host = Host::new(output).unwrap();
-        let file = dir.join("loco.toml");
-        std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
+        let file = common::write_loco(dir, "v1.toml");
         host.load_config(&file).unwrap();
         host.eval("hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)").unwrap();
         Story { host, captured, file, log: String::new() }
@@ -96,8 +95,7 @@ fn a_broken_save_keeps_the_live_weights() {
 #[test]
 fn the_watcher_reloads_saved_files_end_to_end() {
     let dir = common::scratch("reload-watch");
-    let file = dir.join("loco.toml");
-    std::fs::write(&file, common::reload_version("v1.toml")).unwrap();
+    let file = common::write_loco(&dir, "v1.toml");
     let mut repl = pty::Piped::start(&[file.as_os_str()]);
     repl.send(
         "hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)\nprint('ready')\n",
@@ -128,8 +126,7 @@ fn the_watcher_reloads_saved_files_end_to_end() {
 #[test]
 fn a_config_that_failed_to_load_in_the_repl_loads_once_a_save_fixes_it() {
     let dir = common::scratch("reload-unloaded");
-    let file = dir.join("loco.toml");
-    std::fs::write(&file, common::reload_version("broken.toml")).unwrap();
+    let file = common::write_loco(&dir, "broken.toml");
     let mut repl = pty::Piped::start(&[]);
     repl.send(&format!("print(pcall(bl.load, {:?}))\n", file.display().to_string()));
     repl.out.wait_for("loco.toml:4:10: error: unknown key `lenght`");
@@ -150,8 +147,7 @@ fn a_config_that_failed_to_load_in_the_repl_loads_once_a_save_fixes_it() {
 #[test]
 fn a_lua_file_re_run_by_reload_replaces_its_listeners_and_pending_callbacks() {
     let dir = common::scratch("reload-rerun");
-    let config = dir.join("loco.toml");
-    std::fs::write(&config, common::reload_version("v1.toml")).unwrap();
+    common::write_loco(&dir, "v1.toml");
     let script = dir.join("setup.lua");
     let version = |n: u32| {
         format!(

@@ -59,3 +59,10 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
 pub fn reload_version(name: &str) -> String {
     std::fs::read_to_string(Path::new("tests/reload").join(name)).unwrap()
 }
+
+/// Writes version `name` of the reload story's config as `DIR/loco.toml`; returns its path.
+pub fn write_loco(dir: &Path, name: &str) -> std::path::PathBuf {
+    let file = dir.join("loco.toml");
+    std::fs::write(&file, reload_version(name)).unwrap();
+    file
+}
