@@ -146,15 +146,31 @@ impl TransitionSet {
             state.base = state.weight;
         }
         let token = self.arbiter.begin(target);
-        self.fades.push(Fade { token: token.clone(), elapsed: 0.0, duration, countdown: None });
+        self.fades.push(Fade { token: token.clone(), elapsed: 0.0, duration, countdown: None, delivered: false });
         self.refresh();
         token
     }
 
-    /// Delivers a completion by hand; the fade with that token (if any) stops reporting.
+    /// Delivers a completion by hand: the fade with that token (if any) stops reporting, and
+    /// while it is the newest it keeps setting the weights (a completion commits a state, it
+    /// does not move the fade).
     pub fn complete(&mut self, token: &Token) -> Completion {
-        self.fades.retain(|f| f.token != *token);
+        for fade in self.fades.iter_mut().filter(|f| f.token == *token) {
+            fade.delivered = true;
+        }
+        self.forget_delivered();
         self.arbiter.complete(token)
+    }
+
+    /// Drops the fades with nothing left to do: delivered, and not the newest.
+    fn forget_delivered(&mut self) {
+        let newest = self.fades.len().saturating_sub(1);
+        let mut index = 0;
+        self.fades.retain(|fade| {
+            let keep = index == newest || !fade.delivered;
+            index += 1;
+            keep
+        });
     }
 
     /// One logic frame (`dt` seconds; 0 only evaluates) of every state, then of the fades.
@@ -172,10 +188,12 @@ impl TransitionSet {
     /// One frame: every fade advances; the newest sets the weights; fades whose countdown
     /// ran out report their completion.
     fn advance(&mut self, dt: f64, events: &mut Vec<EventKind>) {
-        let newest = self.fades.last().map(|f| f.token.generation);
         let mut due = Vec::new();
         for fade in &mut self.fades {
             fade.elapsed += dt;
+            if fade.delivered {
+                continue;
+            }
             if fade.alpha() >= 1.0 && fade.countdown.is_none() {
                 fade.countdown = Some(self.completion_delay);
             }
@@ -184,12 +202,12 @@ impl TransitionSet {
                 Some(n) => fade.countdown = Some(n - 1),
                 None => {}
             }
-            if Some(fade.token.generation) == newest {
-                let alpha = fade.alpha();
-                for state in &mut self.states {
-                    let target = if state.name == fade.token.to { alpha } else { 0.0 };
-                    state.weight = state.base * (1.0 - alpha) + target;
-                }
+        }
+        if let Some(newest) = self.fades.last() {
+            let alpha = newest.alpha();
+            for state in &mut self.states {
+                let target = if state.name == newest.token.to { alpha } else { 0.0 };
+                state.weight = state.base * (1.0 - alpha) + target;
             }
         }
         for token in due {

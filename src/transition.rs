@@ -75,8 +75,9 @@ impl Arbiter {
     }
 }
 
-/// A fade in flight: the newest one sets the weights; every one reports completion once its
-/// α has reached 1 and `delay` more frames have passed.
+/// A fade in flight: the newest one sets the weights until the next begins, whether or not its
+/// completion was delivered; every one reports completion once its α has reached 1 and `delay`
+/// more frames have passed, unless it was completed by hand first.
 #[derive(Clone, Debug)]
 pub struct Fade {
     pub token: Token,
@@ -85,6 +86,8 @@ pub struct Fade {
     pub duration: f64,
     /// Frames left before the completion callback once α = 1; `None` while fading.
     pub countdown: Option<u64>,
+    /// Its completion was delivered (by its callback or by hand): it reports nothing more.
+    pub delivered: bool,
 }
 
 impl Fade {
