@@ -400,7 +400,7 @@ impl Builder<'_> {
             let p = &mut pending[i];
             let duration = (p.clip.end - p.clip.start).secs();
             let ease_in = p.ease_in.min(duration - blend_out[k]).max(0.0);
-            let ease_out = p.ease_out.min(duration - blend_in[k]).min(duration - ease_in).max(0.0);
+            let ease_out = p.ease_out.min(duration - blend_in[k]).max(0.0);
             if ease_in < p.ease_in || ease_out < p.ease_out {
                 let span = p.raw.span();
                 self.warn(

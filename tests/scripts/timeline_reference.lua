@@ -18,6 +18,14 @@ end
 bl.near(at(ease, 1.25).pose, 0.15625, 1e-9)
 bl.near(at(ease, 4.75).pose, 0.5, 1e-9)
 
+print("-- long eases: clip [1,3), ease_in 1.5, ease_out 1.5 (linear): w = mix_in · mix_out")
+local long_eases = spawn("long_eases")
+for _, t in ipairs({ 1.75, 2.0, 2.25, 2.75 }) do
+  print(string.format("t=%.2f pose=%.6f", t, at(long_eases, t).pose))
+end
+bl.near(at(long_eases, 1.75).pose, 0.5 * (1.25 / 1.5), 1e-9)
+bl.near(at(long_eases, 2.0).pose, (1 / 1.5) * (1 / 1.5), 1e-9)
+
 print("-- overlap: A [0,4), B [3,7)")
 local overlap = spawn("overlap")
 local w = at(overlap, 3.25)
