@@ -463,7 +463,8 @@ impl Graph {
         graph
     }
 
-    /// Lists the leaves of every layer; names two layers share get a `layer/` prefix.
+    /// Lists the leaves of every layer, each with a name unique in the graph (see
+    /// [`unique_leaf_names`]).
     fn relist_leaves(&mut self) {
         let mut leaves: Vec<GraphLeaf> = Vec::new();
         for (layer_index, layer) in self.layers.iter_mut().enumerate() {
@@ -473,12 +474,7 @@ impl Graph {
             }
             layer.leaves = first..leaves.len();
         }
-        let names: Vec<String> = leaves.iter().map(|l| l.name.clone()).collect();
-        for leaf in &mut leaves {
-            if names.iter().filter(|n| **n == leaf.name).count() > 1 {
-                leaf.name = format!("{}/{}", self.layers[leaf.layer].name, leaf.name);
-            }
-        }
+        unique_leaf_names(&mut leaves, &self.layers);
         let mut numbers = vec![0.0; self.channels.len() * (2 * leaves.len() + 2)];
         for (c, totals) in numbers.chunks_exact_mut(2 * leaves.len() + 2).enumerate() {
             totals[2 * leaves.len()..].copy_from_slice(&[self.default_share(c), self.output_weight(c)]);
@@ -807,6 +803,30 @@ impl Graph {
                 p.clear_live();
             }
         }
+    }
+}
+
+/// Makes every leaf name unique in the graph: a name two leaves share gets its layer's prefix
+/// (`layer/name`, REFERENCE §6); a name still shared after that (two states of one transition
+/// layer playing the same clip, or a prefixed name meeting a timeline's `clip/leaf`) gets
+/// `#2`, `#3`… on every occurrence after the first, the first number that is free.
+fn unique_leaf_names(leaves: &mut [GraphLeaf], layers: &[Layer]) {
+    let count = |leaves: &[GraphLeaf], name: &str| leaves.iter().filter(|l| l.name == name).count();
+    let shared: Vec<bool> = leaves.iter().map(|leaf| count(leaves, &leaf.name) > 1).collect();
+    for (leaf, shared) in leaves.iter_mut().zip(shared) {
+        if shared {
+            leaf.name = format!("{}/{}", layers[leaf.layer].name, leaf.name);
+        }
+    }
+    for i in 1..leaves.len() {
+        if count(&leaves[..i], &leaves[i].name) == 0 {
+            continue;
+        }
+        let free = (2..)
+            .map(|n| format!("{}#{n}", leaves[i].name))
+            .find(|name| count(leaves, name) == 0)
+            .expect("some number is free");
+        leaves[i].name = free;
     }
 }
 

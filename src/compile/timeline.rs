@@ -437,23 +437,22 @@ impl Builder<'_> {
     }
 
     /// Leaf names: `name`, or the motion's name (task-only clips: the task type) with `#2`,
-    /// `#3`… for repeats in track order. Explicit duplicates are errors.
+    /// `#3`… for repeats in track order, skipping any name a clip was given explicitly (names
+    /// cannot contain `#`, so only a bare motion name can meet one). Explicit duplicates are
+    /// errors.
     fn name_clips(&mut self, file: usize, pending: &mut [Pending]) {
         let mut used: std::collections::BTreeSet<String> = Default::default();
+        for p in pending.iter_mut() {
+            let Some(name) = &p.raw.get_ref().name else { continue };
+            if !used.insert(name.get_ref().clone()) {
+                self.error(file, name.span(), format!("two clips of this timeline are named `{}`", name.get_ref()), None);
+            }
+            p.clip.name = name.get_ref().clone();
+        }
         let mut repeats: std::collections::BTreeMap<String, usize> = Default::default();
         for p in pending.iter_mut() {
             let raw = p.raw.get_ref();
-            if let Some(name) = &raw.name {
-                if used.contains(name.get_ref()) {
-                    self.error(
-                        file,
-                        name.span(),
-                        format!("two clips of this timeline are named `{}`", name.get_ref()),
-                        None,
-                    );
-                }
-                p.clip.name = name.get_ref().clone();
-            } else {
+            if raw.name.is_none() {
                 let base = raw
                     .motion
                     .as_ref()
@@ -461,8 +460,13 @@ impl Builder<'_> {
                     .or_else(|| raw.task.as_ref().map(|t| t.get_ref().kind.get_ref().clone()))
                     .unwrap_or_else(|| "clip".into());
                 let seen = repeats.entry(base.clone()).or_insert(0);
-                *seen += 1;
-                p.clip.name = if *seen == 1 { base } else { format!("{base}#{seen}") };
+                p.clip.name = loop {
+                    *seen += 1;
+                    let name = if *seen == 1 { base.clone() } else { format!("{base}#{seen}") };
+                    if used.insert(name.clone()) {
+                        break name;
+                    }
+                };
             }
             if raw.motion.is_none() && raw.task.is_none() {
                 let span = p.raw.span();
@@ -472,7 +476,6 @@ impl Builder<'_> {
                     format!("clip `{}` has neither a motion nor a task; it does nothing", p.clip.name),
                 );
             }
-            used.insert(p.clip.name.clone());
         }
     }
 

@@ -27,3 +27,17 @@ end
 bl.step(1)
 print("greet is " .. greet:state())
 print(hero:table())
+
+-- Every leaf has a name of its own, however the generated names meet.
+local crowded = bl.spawn("crowded", { graph = "crowded" })
+bl.step(0.25)
+print(crowded:table())
+local names, total = {}, 0
+for name, w in pairs(crowded:weights()) do
+  names[#names + 1] = name
+  total = total + w
+end
+table.sort(names)
+print(table.concat(names, ", "))
+bl.expect(#names == 6, "six leaves, six names")
+bl.near(total, 1, 1e-12, "shares plus <default> sum to 1")
