@@ -5,7 +5,7 @@
 
 mod common;
 
-use blendlab::script::{Host, Output};
+use blendlab::script::{Host, Output, Reload};
 use common::Captured;
 
 const LIBRARY: &str = r#"
@@ -110,5 +110,66 @@ clips = [{ name = "greet", start = 0.0, duration = 2.0, motion = "greeting" }]
          #bl.events({ kind = 'signal' }), (hero:locked())",
     );
     assert_eq!(counts, "1\t1\t1\tfalse", "the lock began once and finished; the marker fired once");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn clips_that_left_the_active_set_keep_their_frozen_times_across_a_reload() {
+    let library = r#"
+[clips]
+stroll = { length = 1.2, loop = true }
+turn = { length = 0.5 }
+bow = { length = 1.0 }
+idle = { length = 2.0, loop = true }
+walk = { length = 1.0, loop = true }
+spare = { length = SPARE }
+
+[parameters]
+speed = { default = 0.5 }
+
+[blend_trees.loco]
+type = "1d"
+parameter = "speed"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "walk", threshold = 1.0 }]
+
+[timelines.greeting]
+[[timelines.greeting.tracks]]
+name = "body"
+clips = [{ start = 0.0, duration = 0.5, motion = "turn" }, { start = 0.5, duration = 1.0, motion = "bow" }]
+
+[timelines.scene]
+[[timelines.scene.tracks]]
+name = "hero"
+clips = [
+  { start = 0.0, duration = STROLL, motion = "stroll" },
+  { name = "greet", start = 2.0, duration = 1.5, motion = "greeting" },
+]
+[[timelines.scene.tracks]]
+name = "legs"
+clips = [{ start = 0.0, duration = 1.0, motion = "loco" }, { name = "stride", start = 1.0, duration = 3.0, motion = "walk" }]
+"#;
+    let version = |stroll: &str, spare: &str| library.replace("STROLL", stroll).replace("SPARE", spare);
+    let (host, path, dir) = host_with("frozen.toml", &version("2.0", "1.0"));
+    let reload = |text: String| {
+        std::fs::write(&path, text).unwrap();
+        match host.reload_configs(&[path.display().to_string()]) {
+            Reload::Applied { report } => report,
+            _ => panic!("the reload applies"),
+        }
+    };
+    // At 3.3 s `stroll` and the tree's clip have left the active set, and so has the greeting's
+    // `turn` inside the still active `greet`: their local times are frozen where they left.
+    let times = "return hero:time('stroll'), hero:time('greet/turn'), hero:time('loco/idle'), hero:time('loco/walk')";
+    eval(&host, "hero = bl.spawn('hero', { timeline = 'scene' }); bl.step(3.3)");
+    let before = eval(&host, times);
+    assert_eq!(before, "2.0\t0.5\t1.3111111111111\t0.65555555555556");
+
+    let report = reload(version("2.0", "1.5"));
+    assert_eq!(eval(&host, times), before, "an unrelated change keeps every frozen time");
+    assert!(report.contains("kept: every parameter and local time"), "{report}");
+
+    let report = reload(version("1.5", "1.5"));
+    assert_eq!(eval(&host, "return hero:time('stroll')"), "1.5", "a shorter clip clamps its frozen time");
+    assert!(report.contains("reset: leaf stroll time 2.000000 → 1.500000\n"), "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

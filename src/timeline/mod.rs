@@ -150,6 +150,12 @@ impl TimelineClip {
         self.layer.is_some() && matches!(self.motion, Some(ClipMotion::Tree(_) | ClipMotion::Timeline(_)))
     }
 
+    /// The latest local time the clip reaches, active or frozen where it left: at its end, or
+    /// later where it continues past it (local times grow with `t` but where they wrap).
+    pub fn latest_local_time(&self) -> f64 {
+        self.local_time_at(self.end).max(self.local_time_at(self.ext_end))
+    }
+
     /// The clip's mixer input weight at timeline time `t` (REFERENCE §3.3): in the content
     /// interval `[start, end]` `mix_in(t)·mix_out(t)`; before it (pre-extrapolation)
     /// `mix_in(start)`; after it `mix_out(end)`.
@@ -342,6 +348,24 @@ mod tests {
         }
         let looped = TimelineClip { post: Extrapolation::Loop, ..base };
         assert_eq!(looped.local_time_at(Ticks::from_secs(5.0).unwrap()), 6.5, "u = d stays d");
+    }
+
+    #[test]
+    fn the_latest_local_time_is_at_the_end_unless_the_clip_continues_past_it() {
+        // Start 2, duration 3, clip_in 0.5, time_scale 2, extrapolated for 1 s after its end
+        // (but `none`, which ends there).
+        let base = TimelineClip { clip_in: 0.5, time_scale: 2.0, ..clip(2.0, 3.0) };
+        for (mode, latest) in [
+            (Extrapolation::None, 6.5),
+            (Extrapolation::Hold, 6.5),
+            (Extrapolation::Loop, 6.5),
+            (Extrapolation::PingPong, 6.5),
+            (Extrapolation::Continue, 8.5),
+        ] {
+            let ext_end = if mode == Extrapolation::None { base.end } else { Ticks::from_secs(6.0).unwrap() };
+            let c = TimelineClip { post: mode, ext_end, ..base.clone() };
+            assert!((c.latest_local_time() - latest).abs() < 1e-12, "{mode:?}: {}", c.latest_local_time());
+        }
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! weight (§3.3) and local time (§3.4); then NormalizeMixer runs children first (§3.6) and the
 //! per-channel shares of §6 are written.
 
+use std::collections::BTreeMap;
+
 use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
 use crate::compile::Snapshot;
@@ -277,7 +279,8 @@ impl Playback {
     }
 
     /// This playback moved onto `timeline` of a new snapshot after a reload: its time,
-    /// state, markers already fired and active clips (by name) carry over.
+    /// state, markers already fired and, by clip name, each clip's activity, local time and
+    /// inner state (see [`Playback::carry_clip`]) carry over.
     pub fn carry_over(
         &self,
         snapshot: &Snapshot,
@@ -299,24 +302,49 @@ impl Playback {
             new.emitted_once[m] =
                 old_def.markers.iter().zip(&self.emitted_once).any(|(o, &done)| done && o.name == marker.name);
         }
-        for &c in &self.active {
-            if let Some(n) = new_def.clips.iter().position(|clip| clip.name == old_def.clips[c as usize].name) {
-                new.enabled[n] = true;
-                new.active.push(n as u32);
-            }
-        }
-        new.active.sort_unstable();
-        // Timelines played nested carry over by clip name when the clip still plays the
-        // timeline of that name: their markers, tasks and activation go on.
+        let old_clips: BTreeMap<&str, usize> =
+            old_def.clips.iter().enumerate().map(|(o, clip)| (clip.name.as_str(), o)).collect();
+        // In new clip order, so `active` comes out sorted.
         for (n, clip) in new_def.clips.iter().enumerate() {
-            let Inner::Nested(fresh) = &mut new.inner[n] else { continue };
-            let Some(o) = old_def.clips.iter().position(|old| old.name == clip.name) else { continue };
-            let Inner::Nested(old) = &self.inner[o] else { continue };
-            if old_snapshot.timelines[old.timeline].name == snapshot.timelines[fresh.timeline].name {
-                **fresh = old.carry_over(snapshot, old_snapshot, fresh.timeline, channels);
+            if let Some(&o) = old_clips.get(clip.name.as_str()) {
+                new.carry_clip(n, self, o, snapshot, old_snapshot, channels);
             }
         }
         new
+    }
+
+    /// Takes over clip `o` of `old` as its clip `n` of the same name. Whether it is active
+    /// carries over, and so does its local time: an active clip's is computed again at the
+    /// next evaluation, but an inactive one's stays frozen where it left the active set
+    /// (REFERENCE §3.5), which nothing recomputes — at most the latest local time the clip
+    /// now reaches, should it have got shorter. A blend tree keeps its leaf times by leaf name
+    /// (they run on the tree's own clock); a nested timeline, while the clip still plays the
+    /// timeline of that name, carries over whole: its markers, tasks, activation and clips.
+    fn carry_clip(
+        &mut self,
+        n: usize,
+        old: &Playback,
+        o: usize,
+        snapshot: &Snapshot,
+        old_snapshot: &Snapshot,
+        channels: &[String],
+    ) {
+        if old.enabled[o] {
+            self.enabled[n] = true;
+            self.active.push(n as u32);
+        }
+        let clip = &snapshot.timelines[self.timeline].clips[n];
+        let old_time = old.numbers[old.layout.start(1) + o];
+        self.numbers[self.layout.start(1) + n] = old_time.min(clip.latest_local_time());
+        match (&mut self.inner[n], &old.inner[o]) {
+            (Inner::Tree(fresh), Inner::Tree(old)) => fresh.carry_time_from(old),
+            (Inner::Nested(fresh), Inner::Nested(old))
+                if old_snapshot.timelines[old.timeline].name == snapshot.timelines[fresh.timeline].name =>
+            {
+                **fresh = old.carry_over(snapshot, old_snapshot, fresh.timeline, channels);
+            }
+            _ => {}
+        }
     }
 
     /// Starts this playback over from timeline time `start` at clock time `now`, named
