@@ -197,6 +197,19 @@ fn prompt_multiline_completion_and_ctrl_d() {
 }
 
 #[test]
+fn a_line_a_chunk_leaves_open_shows_when_the_chunk_ends() {
+    // Built from pieces, so that the echo of the typed line never matches what it writes.
+    let home = scratch("open-line");
+    let mut term = Terminal::start(&[], &home);
+    term.type_line("do io.write('ab' .. 'cd') end");
+    term.wait_for("abcd\n");
+    term.type_line("io.write('ef' .. 'gh')");
+    term.wait_for("efgh\nfile\n");
+    term.press(b"\x04");
+    term.wait_for_exit();
+}
+
+#[test]
 fn lines_typed_ahead_while_a_chunk_runs_all_run_in_order() {
     // The editor reads keys in blocks; what it read past the end of one line must reach the
     // next prompt (rustyline keeps it only with its `buffer-redux` feature).

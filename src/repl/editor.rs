@@ -277,4 +277,14 @@ mod tests {
             assert_eq!(needs_more(code), code == "print(", "{code}");
         }
     }
+
+    #[test]
+    fn a_short_string_left_open_is_an_error_at_once_unless_its_line_carries_on() {
+        for code in [r#"hero:get("spe"#, "x = 'a", r#"print("a\\"#] {
+            assert!(!needs_more(code), "{code}");
+        }
+        for code in [r#"s = "one\"#, r#"s = "one\z"#, "s = [==[ a", "--[[ a comment", "s = [[\n>> a"] {
+            assert!(needs_more(code), "{code}");
+        }
+    }
 }

@@ -16,8 +16,10 @@ mod commands;
 mod editor;
 mod transcript;
 
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -74,11 +76,13 @@ pub struct Options {
 }
 
 /// A `Write` that hands complete lines to where the REPL prints: standard output or error,
-/// or (on a terminal) rustyline's external printer.
+/// or (on a terminal) rustyline's external printer. Clones share the line not yet ended, so
+/// the host's console and the REPL's own are one stream: what a chunk writes and the result
+/// printed after it stay in order, and the REPL can end the line a chunk left open.
 #[derive(Clone)]
 struct Console {
     sink: Sink,
-    pending: Vec<u8>,
+    pending: Rc<RefCell<Vec<u8>>>,
 }
 
 pub(crate) type Printer = Arc<Mutex<Box<dyn ExternalPrinter + Send>>>;
@@ -92,7 +96,7 @@ pub(crate) enum Sink {
 
 impl Console {
     fn new(sink: Sink) -> Self {
-        Console { sink, pending: Vec::new() }
+        Console { sink, pending: Rc::default() }
     }
 
     fn emit(&mut self, bytes: Vec<u8>) -> std::io::Result<()> {
@@ -109,21 +113,37 @@ impl Console {
             }
         }
     }
+
+    /// Prints the line a chunk left open (`io.write("zzz")`), ended: a chunk's output shows
+    /// when the chunk ends, as the standalone `lua` shows it, and what comes next (the
+    /// chunk's result, the prompt) starts a line of its own instead of being glued to it.
+    fn end_line(&mut self) -> std::io::Result<()> {
+        if self.pending.borrow().is_empty() {
+            return Ok(());
+        }
+        self.write_all(b"\n")
+    }
 }
 
 impl Write for Console {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.pending.extend_from_slice(buf);
-        if let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') {
-            let lines: Vec<u8> = self.pending.drain(..=end).collect();
+        let lines = {
+            let mut pending = self.pending.borrow_mut();
+            pending.extend_from_slice(buf);
+            match pending.iter().rposition(|&b| b == b'\n') {
+                Some(end) => pending.drain(..=end).collect(),
+                None => Vec::new(),
+            }
+        };
+        if !lines.is_empty() {
             self.emit(lines)?;
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        if !self.pending.is_empty() {
-            let rest = std::mem::take(&mut self.pending);
+        let rest = std::mem::take(&mut *self.pending.borrow_mut());
+        if !rest.is_empty() {
             self.emit(rest)?;
         }
         Ok(())
@@ -163,12 +183,9 @@ pub(crate) struct Repl {
 
 impl Repl {
     pub(crate) fn new(out: Sink, err: Sink, options: &Options, messages: &Sender<Message>) -> Result<Repl, String> {
-        let host = Host::new(Output {
-            out: Box::new(Console::new(out.clone())),
-            err: Box::new(Console::new(err.clone())),
-            style: options.style,
-        })
-        .map_err(|e| e.message)?;
+        let (out, err) = (Console::new(out), Console::new(err));
+        let host = Host::new(Output { out: Box::new(out.clone()), err: Box::new(err.clone()), style: options.style })
+            .map_err(|e| e.message)?;
         let interrupt = host.enable_interrupts().map_err(|e| e.message)?;
         for kind in KIND_NAMES.iter().filter(|k| !QUIET_KINDS.contains(k)) {
             host.set_live(kind, true)?;
@@ -176,8 +193,8 @@ impl Repl {
         let changes = messages.clone();
         let mut repl = Repl {
             host,
-            out: Console::new(out),
-            err: Console::new(err),
+            out,
+            err,
             err_style: options.err_style,
             interrupt,
             watcher: None,
@@ -225,12 +242,13 @@ impl Repl {
         }
     }
 
-    /// Runs one unit of work with interrupts armed; reports its error, then prints pending
-    /// events and follows newly loaded files and new actors.
+    /// Runs one unit of work with interrupts armed; ends the lines it left open and reports
+    /// its error, then prints pending events and follows newly loaded files and new actors.
     fn job<T>(&mut self, work: impl FnOnce(&Host) -> Result<T, ScriptError>) -> Result<T, Failure> {
         self.interrupt.store(false, Ordering::Relaxed);
         let result = work(&self.host);
         let interrupted = self.interrupt.swap(false, Ordering::Relaxed);
+        self.end_lines();
         let result = result.map_err(|e| {
             self.error(&e.message);
             Failure { message: e.message, interrupted }
@@ -260,8 +278,7 @@ impl Repl {
         if let Err(e) = self.host.flush_events() {
             self.error(&e.message);
         }
-        let _ = self.out.flush();
-        let _ = self.err.flush();
+        self.end_lines();
         self.follow_actors();
         if let Some(watcher) = &mut self.watcher {
             let mut files = self.host.watched_files();
@@ -270,6 +287,13 @@ impl Repl {
                 self.error(&problem);
             }
         }
+    }
+
+    /// Ends the lines the last unit of work left open (see [`Console::end_line`]), before
+    /// its error or the events it logged print.
+    fn end_lines(&mut self) {
+        let _ = self.out.end_line();
+        let _ = self.err.end_line();
     }
 
     /// Starts a `:plot` history for every actor that has none yet (actors are never removed,

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mlua::{Function, Lua, Table, Value, Variadic};
+use mlua::{Function, Lua, MultiValue, Table, Value, Variadic};
 
 use super::actor::Handle;
 use super::{Listener, Shared, load_config};
@@ -244,14 +244,15 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         })?,
     )?;
 
-    // `print` shows a table or a function as the prompt shows a result (keys sorted, nested
-    // tables indented, a function by where it was defined), never by its address: what a script
-    // prints is the same bytes on every run. Everything else prints as Lua's `tostring` has it.
+    // `print` shows a table, a function or a userdata as the prompt shows a result (keys
+    // sorted, nested tables indented, a function by where it was defined, a file as `file`),
+    // never by its address: what a script prints is the same bytes on every run.
+    // Everything else prints as Lua's `tostring` has it.
     let s = state.clone();
     let print = lua.create_function(move |lua, values: Variadic<Value>| {
         let tostring: Function = lua.globals().get("tostring")?;
         let show = |value: Value| match value {
-            Value::Table(_) | Value::Function(_) => super::pretty(&value),
+            Value::Table(_) | Value::Function(_) | Value::UserData(_) => super::pretty(&value),
             other => tostring.call::<String>(other),
         };
         let text = values.into_iter().map(show).collect::<mlua::Result<Vec<_>>>()?;
@@ -261,31 +262,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     })?;
     lua.globals().set("print", print)?;
 
-    // `io.write` writes where `print` does (the host's output), so that a headless run
-    // captures everything a script writes. As Lua's, it takes strings and numbers and
-    // returns `io`.
-    let s = state.clone();
-    let write = lua.create_function(move |lua, values: Variadic<Value>| {
-        let tostring: Function = lua.globals().get("tostring")?;
-        let mut text = String::new();
-        for (i, value) in values.into_iter().enumerate() {
-            match value {
-                Value::String(_) | Value::Integer(_) | Value::Number(_) => {
-                    text.push_str(&tostring.call::<String>(value)?)
-                }
-                other => {
-                    let got = other.type_name();
-                    return Err(located(
-                        lua,
-                        format!("bad argument #{} to 'write' (string expected, got {got})", i + 1),
-                    ));
-                }
-            }
-        }
-        write!(s.borrow_mut().output.out, "{text}").map_err(mlua::Error::external)?;
-        lua.globals().get::<Table>("io")
-    })?;
-    lua.globals().get::<Table>("io")?.set("write", write)?;
+    install_write(lua, state)?;
 
     let message_of = lua.create_function(|lua, (error, label): (Value, String)| {
         Ok(match error {
@@ -304,6 +281,60 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
 }
 
 use std::io::Write as _;
+
+/// `io.write` and `io.stdout:write` write where `print` does (the host's output), so that a
+/// headless run captures everything a script writes and the REPL prints it with the rest.
+/// As Lua's, they take strings and numbers and return the file written, `io.stdout`, so
+/// calls chain (`io.write(a):write(b)`). Every other file (`io.stderr`, files a script opens)
+/// writes as Lua's do: stdout's `write` is found through an `__index` function in front of
+/// the methods every file shares, so their calls, and their errors, stay Lua's own.
+fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
+    let io: Table = lua.globals().get("io")?;
+    let stdout: Value = io.get("stdout")?;
+    let s = state.clone();
+    let file = stdout.clone();
+    let io_write = lua.create_function(move |lua, values: Variadic<Value>| {
+        write_text(lua, &s, values)?;
+        Ok(file.clone())
+    })?;
+    io.set("write", io_write)?;
+
+    let meta: Table = lua.globals().get::<Function>("getmetatable")?.call(&stdout)?;
+    let methods: Table = meta.get("__index")?;
+    let file_write: Function = methods.get("write")?;
+    let s = state.clone();
+    let file = stdout.clone();
+    let stdout_write = lua.create_function(move |lua, (target, values): (Value, Variadic<Value>)| {
+        if target != file {
+            return file_write.call::<MultiValue>((target, values)); // `io.stdout.write(other, …)`
+        }
+        write_text(lua, &s, values)?;
+        Ok(MultiValue::from_iter([target]))
+    })?;
+    let index = lua.create_function(move |_, (target, key): (Value, Value)| {
+        if target == stdout && matches!(&key, Value::String(k) if k == "write") {
+            return Ok(Value::Function(stdout_write.clone()));
+        }
+        methods.raw_get::<Value>(key)
+    })?;
+    meta.set("__index", index)
+}
+
+/// Writes `values` (strings and numbers, as `io.write` takes them) to the host's output.
+fn write_text(lua: &Lua, state: &Shared, values: Variadic<Value>) -> mlua::Result<()> {
+    let tostring: Function = lua.globals().get("tostring")?;
+    let mut text = String::new();
+    for (i, value) in values.into_iter().enumerate() {
+        match value {
+            Value::String(_) | Value::Integer(_) | Value::Number(_) => text.push_str(&tostring.call::<String>(value)?),
+            other => {
+                let got = other.type_name();
+                return Err(located(lua, format!("bad argument #{} to 'write' (string expected, got {got})", i + 1)));
+            }
+        }
+    }
+    write!(state.borrow_mut().output.out, "{text}").map_err(mlua::Error::external)
+}
 
 /// An argument of the wrong type given to `label` (`bl.at`, `actor:set`, …), in words:
 /// `bl.at: argument 2 must be a function, got nil`. Arguments count as the caller wrote

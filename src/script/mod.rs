@@ -122,13 +122,17 @@ pub fn check_kind(kind: &str) -> Result<(), String> {
     Err(format!("unknown event kind `{kind}`{hint}"))
 }
 
-/// Whether `code` is a Lua chunk cut short (an open `function`, table or string), so a REPL
-/// should read more lines: the standalone `lua` rule, where `return code` must not compile
-/// and `code` must fail only by reaching the end of input.
+/// Whether `code` is a Lua chunk cut short (an open `function`, table or long string), so a
+/// REPL should read more lines: the standalone `lua` rule, where `return code` must not
+/// compile and `code` must fail only by reaching the end of input — here with the newline
+/// that the next line would come after. That newline turns a short string left open
+/// (`hero:get("spe`), which no next line can close, into an `unfinished string` error at
+/// once (`lua` asks for another line first), while a long string (`[[`) or a string whose
+/// line ends in `\` or `\z` (both carry it on to the next line) still reads on.
 pub fn is_incomplete(lua: &Lua, code: &str) -> bool {
     let compiles = |text: &str| lua.load(text).into_function();
     compiles(&format!("return {code}")).is_err()
-        && matches!(compiles(code), Err(mlua::Error::SyntaxError { incomplete_input: true, .. }))
+        && matches!(compiles(&format!("{code}\n")), Err(mlua::Error::SyntaxError { incomplete_input: true, .. }))
 }
 
 type Shared = Rc<RefCell<HostState>>;

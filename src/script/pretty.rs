@@ -1,7 +1,8 @@
-//! The one way the REPL shows a Lua value, and the way a script's `print` shows a table or a
-//! function. Tables are sorted by key and indented, so the same
+//! The one way the REPL shows a Lua value, and the way a script's `print` shows a table, a
+//! function or a userdata. Tables are sorted by key and indented, so the same
 //! value always prints the same bytes; values with `__tostring` (actors, handles) print
-//! their short summary; functions print where they were defined instead of an address.
+//! their short summary; functions print where they were defined and files whether they are
+//! open, instead of an address.
 
 use std::fmt::Write as _;
 
@@ -39,7 +40,7 @@ fn render(value: &Value, depth: usize, seen: &mut Vec<usize>) -> mlua::Result<St
             value.to_string()?
         }
         Value::Table(t) => table(t, depth, seen)?,
-        Value::UserData(_) => value.to_string()?,
+        Value::UserData(_) => userdata(value)?,
         Value::Error(e) => format!("error: {}", super::root_message(e)),
         other => other.type_name().to_string(),
     })
@@ -73,6 +74,15 @@ fn function(f: &Function) -> String {
         (_, Some(src), Some(line)) => format!("function: {src}:{line}"),
         _ => "function".into(),
     }
+}
+
+/// A userdata as Lua's `tostring` has it (an actor's summary), less the address Lua gives a
+/// file handle (`io.stdout`, what `io.open` returns): `file`, or `file (closed)`. The text is
+/// what tells a file: mlua cannot read the metatable of a userdata it did not make.
+fn userdata(value: &Value) -> mlua::Result<String> {
+    let text = value.to_string()?;
+    let open_file = text.starts_with("file (") && text != "file (closed)";
+    Ok(if open_file { "file".into() } else { text })
 }
 
 /// How keys sort: numbers (ascending), then strings, then anything else by type.
@@ -183,5 +193,13 @@ mod tests {
         assert_eq!(show("print"), "function: builtin");
         assert_eq!(show("'bare'"), "bare");
         assert_eq!(show("{ 'quoted\\n' }"), r#"{ "quoted\n" }"#);
+    }
+
+    #[test]
+    fn files_print_without_their_address() {
+        assert_eq!(show("io.stdout"), "file");
+        assert_eq!(show("{ out = io.stdout }"), "{ out = file }");
+        let closed = "local f = io.tmpfile() f:close() return f";
+        assert_eq!(show(closed), "file (closed)");
     }
 }
