@@ -21,6 +21,8 @@ use toml::de::{DeArray, DeTable, DeValue, ValueDeserializer};
 pub use diagnostic::{Diagnostic, Severity, did_you_mean, number, suggestion};
 use raw::{RawBlendTree, RawClip, RawParameter};
 
+use crate::time::Ticks;
+
 /// A config file's path (as given) and text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourceFile {
@@ -383,10 +385,19 @@ fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
     Some((what, word.to_string(), expected))
 }
 
+/// A clip's length must be at least one tick once rounded to ticks, as every time is: a
+/// shorter one would become a clip of length 0, which is refused when written as 0.
 fn validate_clip(p: &mut Problems, clip: &Named<RawClip>) {
     let length = &clip.value.length;
-    if p.finite(length, "clip length") && *length.get_ref() <= 0.0 {
-        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", number(*length.get_ref())));
+    let seconds = *length.get_ref();
+    if !p.finite(length, "clip length") {
+        return;
+    }
+    if seconds <= 0.0 {
+        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", number(seconds)));
+    } else if Ticks::from_secs(seconds).is_ok_and(|t| t < Ticks(1)) {
+        let tick = number(Ticks(1).secs());
+        p.error(length.span(), format!("clip length {} s is shorter than one tick ({tick} s)", number(seconds)));
     }
 }
 

@@ -88,7 +88,7 @@ fn definitions() -> Vec<(&'static str, Value)> {
             table(
                 "A motion: its length and loop flag (Unity: AnimationClip).",
                 vec![
-                    ("length", non_negative("seconds, > 0")),
+                    ("length", non_negative("seconds, at least one tick (1e-12 s)")),
                     ("loop", boolean("wraps at its length (default false)")),
                 ],
                 &["length"],
