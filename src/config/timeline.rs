@@ -2,7 +2,11 @@
 //! override sub-tracks, timeline clips, markers) and `[graphs.NAME]` (layers over channels),
 //! with their local checks. References between assets are checked in `compile`.
 
+use std::fmt;
+
 use serde::Deserialize;
+use serde::de::value::SeqAccessDeserializer;
+use serde::de::{self, Deserializer, IntoDeserializer, SeqAccess, Visitor};
 use toml::Spanned;
 
 use super::raw::Exact;
@@ -53,11 +57,45 @@ pub enum CurveName {
 }
 
 /// `mix_in_curve` / `mix_out_curve`: a named curve or keys `[[p, value], …]` over p ∈ [0, 1].
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged, expecting = "expected a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum RawCurve {
     Named(CurveName),
-    Keys(Vec<Exact<f64, 2>>),
+    Keys(Vec<CurveKey>),
+}
+
+/// One key `[p, value]` of a mix curve, with the span a check of it points at; it reads as
+/// the pair itself (`key[0]`, `key[1]`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(transparent)]
+pub struct CurveKey(pub Spanned<Exact<f64, 2>>);
+
+impl std::ops::Deref for CurveKey {
+    type Target = [f64; 2];
+    fn deref(&self) -> &[f64; 2] {
+        self.0.get_ref()
+    }
+}
+
+/// Read by what was written rather than `#[serde(untagged)]`, which tries each form and keeps
+/// only its own "expected …" message: a string is read as a [`CurveName`], so a misspelt name
+/// gets serde's "unknown variant" and with it a did-you-mean, as every other name does.
+impl<'de> Deserialize<'de> for RawCurve {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Curve;
+        impl<'de> Visitor<'de> for Curve {
+            type Value = RawCurve;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<RawCurve, E> {
+                CurveName::deserialize(name.into_deserializer()).map(RawCurve::Named)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, keys: A) -> Result<RawCurve, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(keys)).map(RawCurve::Keys)
+            }
+        }
+        deserializer.deserialize_any(Curve)
+    }
 }
 
 /// A marker (signal) on a timeline or a track.
@@ -406,20 +444,42 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rat
             p.non_negative(ease, what);
         }
     }
-    for curve in [&c.mix_in_curve, &c.mix_out_curve].into_iter().flatten() {
-        if let RawCurve::Keys(keys) = curve.get_ref() {
-            validate_curve_keys(p, curve.span(), keys);
+    for (curve, key) in [(&c.mix_in_curve, "mix_in_curve"), (&c.mix_out_curve, "mix_out_curve")] {
+        if let Some(curve) = curve
+            && let RawCurve::Keys(keys) = curve.get_ref()
+        {
+            validate_curve_keys(p, curve.span(), keys, key);
         }
     }
 }
 
-fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[Exact<f64, 2>]) {
+/// A mix curve maps the mix's progress p ∈ [0, 1] to the clip's share of it, a weight: a key
+/// outside [0, 1] in p is never reached, and one outside it in value would be clamped at run
+/// time, so both are reported at the key. Too few keys are not reported when the others
+/// could not be read (`key`, the curve's own key, was reported).
+fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[CurveKey], key: &str) {
+    const SHAPE: &str = "curve keys must be at least two finite [p, value] pairs with strictly increasing p";
     let increasing = keys.windows(2).all(|w| w[0][0] < w[1][0]);
     let finite = keys.iter().all(|k| k[0].is_finite() && k[1].is_finite());
-    if keys.len() < 2 || !increasing || !finite {
-        p.error(span, "curve keys must be at least two finite [p, value] pairs with strictly increasing p");
-    } else if keys.iter().any(|k| !(0.0..=1.0).contains(&k[0])) {
-        p.error(span, "curve keys' p runs over the mix, from 0 to 1; a key outside [0, 1] is never reached");
+    if !increasing || !finite {
+        p.error(span, SHAPE);
+    } else if keys.len() < 2 {
+        p.missing(&[key], span, SHAPE);
+    }
+    for point in keys.iter().filter(|k| k[0].is_finite() && k[1].is_finite()) {
+        let [at, value] = **point;
+        if !(0.0..=1.0).contains(&at) {
+            p.error(
+                point.0.span(),
+                format!("curve key p {} is outside [0, 1]: p runs over the mix, so it is never reached", number(at)),
+            );
+        }
+        if !(0.0..=1.0).contains(&value) {
+            p.error(
+                point.0.span(),
+                format!("curve key value {} is outside [0, 1]: a mix curve gives a weight", number(value)),
+            );
+        }
     }
 }
 
