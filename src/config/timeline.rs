@@ -299,6 +299,7 @@ enum TrackPlace {
 
 fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>, place: TrackPlace) {
     let t = track.get_ref();
+    p.name(t.name.span(), t.name.get_ref());
     let kind_span = t.kind.as_ref().map_or(t.name.span(), |k| k.span());
     if t.kind() == TrackKind::Group {
         if !t.clips.is_empty() {
@@ -316,10 +317,15 @@ fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>
     if place == TrackPlace::Override && !t.overrides.is_empty() {
         p.error(t.name.span(), "override sub-tracks cannot have overrides of their own");
     }
-    if place == TrackPlace::Root
-        && let Some(mask) = &t.mask
-    {
-        p.error(mask.span(), "`mask` belongs on override sub-tracks (or graph layers)");
+    if let Some(mask) = &t.mask {
+        if place == TrackPlace::Root {
+            p.error(mask.span(), "`mask` belongs on override sub-tracks (or graph layers)");
+        } else {
+            validate_mask(p, mask, "override sub-track");
+            for channel in mask.get_ref() {
+                channel_name(p, channel);
+            }
+        }
     }
     for clip in &t.clips {
         validate_timeline_clip(p, clip, rate);
@@ -370,6 +376,9 @@ fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i
 
 fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rate: Option<i64>) {
     let c = clip.get_ref();
+    if let Some(name) = &c.name {
+        p.name(name.span(), name.get_ref());
+    }
     let seconds = c.start.is_some() || c.duration.is_some();
     let frames = c.start_frame.is_some() || c.end_frame.is_some();
     match (seconds, frames) {
@@ -494,6 +503,7 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
     let mut names: Vec<&str> = Vec::new();
     for layer in g.layers.get_ref() {
         let l = layer.get_ref();
+        p.name(l.name.span(), l.name.get_ref());
         if names.contains(&l.name.get_ref().as_str()) {
             p.error(l.name.span(), format!("two layers are named `{}`", l.name.get_ref()));
         }
@@ -528,10 +538,15 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
         if l.autoplay.is_some() && l.timeline.is_none() {
             p.error(layer.span(), "`autoplay` applies to timeline layers only");
         }
+        // An empty channel name in it is one the graph cannot have: `compile` says so.
+        if let Some(mask) = &l.mask {
+            validate_mask(p, mask, "layer");
+        }
     }
     if let Some(channels) = &g.channels {
         let mut seen: Vec<&str> = Vec::new();
         for channel in channels.get_ref() {
+            channel_name(p, channel);
             if seen.contains(&channel.get_ref().as_str()) {
                 p.error(channel.span(), format!("channel `{}` is listed twice", channel.get_ref()));
             }
@@ -540,5 +555,33 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
         if seen.is_empty() {
             p.missing(&["channels"], channels.span(), "a graph needs at least one channel");
         }
+    }
+}
+
+/// A mask lists the channels a layer (or an override sub-track) affects, each once; left out,
+/// it affects them all. An empty one affects none, so whatever it plays is never seen.
+fn validate_mask(p: &mut Problems, mask: &Spanned<Vec<Spanned<String>>>, what: &str) {
+    if mask.get_ref().is_empty() {
+        p.error(
+            mask.span(),
+            format!("an empty mask affects no channel, so this {what} does nothing: list its channels, or leave `mask` out for all"),
+        );
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for channel in mask.get_ref() {
+        if seen.contains(&channel.get_ref().as_str()) {
+            p.error(channel.span(), format!("channel `{}` is listed twice in the mask", channel.get_ref()));
+        }
+        seen.push(channel.get_ref());
+    }
+}
+
+/// A channel is shown by name (a column of the weight table, `mask [upper]` in a graph's
+/// description): an empty one could not be read there.
+fn channel_name(p: &mut Problems, channel: &Spanned<String>) {
+    if channel.get_ref().is_empty() {
+        p.error(channel.span(), "a channel name may not be empty");
+    } else if channel.get_ref().trim().is_empty() {
+        p.error(channel.span(), "a channel name may not be only whitespace");
     }
 }
