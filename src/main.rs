@@ -320,9 +320,12 @@ fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    // A file named twice (itself and in its folder) is one file of the library.
+    // A file named twice is one file of the library, however it is named: itself and in its
+    // folder, `./f` and `f`, by an absolute path, through a symbolic link. Files are told apart
+    // by their canonical path (one that cannot be resolved, by the path given); the first name
+    // given is the one shown.
     let mut seen = std::collections::BTreeSet::new();
-    files.retain(|f| seen.insert(f.clone()));
+    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
     for file in &files {
         match std::fs::read_to_string(file) {
             Ok(text) => sources.push(SourceFile { path: file.display().to_string(), text }),

@@ -43,6 +43,20 @@ fn check_takes_folders_of_configs() {
 }
 
 #[test]
+fn check_counts_a_file_once_however_it_is_named() {
+    let dir = common::scratch("check-same-file");
+    let link = dir.join("link.toml");
+    std::os::unix::fs::symlink(std::fs::canonicalize("samples/locomotion.toml").unwrap(), &link).unwrap();
+    let absolute = std::fs::canonicalize("samples/locomotion.toml").unwrap();
+    let names =
+        ["samples/locomotion.toml", "./samples/locomotion.toml", absolute.to_str().unwrap(), link.to_str().unwrap()];
+    let out = blendlab(&[&["check"][..], &names].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stdout), "1 file checked: 0 errors, 0 warnings\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn check_reports_unreadable_files() {
     let out = blendlab(&["check", "no/such/file.toml"]);
     assert_eq!(out.status.code(), Some(1));

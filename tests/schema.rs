@@ -100,6 +100,12 @@ fn every_enum_has_the_values_the_loader_accepts() {
     for (name, key, variants) in cases {
         assert_eq!(sorted(enumeration(name, key)), sorted(variants), "{name}.{key}");
     }
+    // A mix curve is a name or keys: its names are the first of the two forms.
+    for key in ["mix_in_curve", "mix_out_curve"] {
+        let names = definition(&schema, "timeline_clip")["properties"][key]["anyOf"][0]["enum"].as_array().unwrap();
+        let names: Vec<String> = names.iter().map(|v| v.as_str().unwrap().to_string()).collect();
+        assert_eq!(sorted(names), sorted(variants::<RawTimelineClip>(key)), "timeline_clip.{key}");
+    }
 }
 
 #[test]

@@ -162,10 +162,14 @@ fn validate_positions(p: &mut Problems, kind: BlendKind, children: &[RawChild]) 
 }
 
 /// Explicit triangles: a non-empty list of in-range, distinct child indices spanning a
-/// non-zero area.
+/// non-zero area. A list emptied by dropping unreadable triangles (reported) is not empty.
 fn validate_triangles(p: &mut Problems, children: &[RawChild], triangles: &Spanned<Vec<Spanned<Exact<i64, 3>>>>) {
     if triangles.get_ref().is_empty() {
-        p.error(triangles.span(), "`triangles` is empty; leave it out to triangulate automatically (Delaunay)");
+        p.missing(
+            &["triangles"],
+            triangles.span(),
+            "`triangles` is empty; leave it out to triangulate automatically (Delaunay)",
+        );
     }
     let n = children.len();
     for triangle in triangles.get_ref() {

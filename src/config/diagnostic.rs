@@ -101,7 +101,9 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely
 /// typo (distance ≤ max(1, len/3)); failing that, the one candidate that `word` (3 or more
-/// characters) begins, as `2d_simple` begins `2d_simple_directional`. Nothing for `""`.
+/// characters) begins, as `2d_simple` begins `2d_simple_directional`; failing that, the
+/// longest candidate (3 or more characters) that begins `word`, as `loop` begins `looping`
+/// — a known word with a suffix is too many edits away to count as a typo. Nothing for `""`.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     if word.is_empty() {
         return None;
@@ -116,10 +118,19 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
         .min_by_key(|(d, c)| (*d, *c))
         .map(|(_, c)| c);
     let mut extended = candidates.iter().filter(|c| word.chars().count() >= 3 && c.to_lowercase().starts_with(&word));
-    closest.or_else(|| match (extended.next(), extended.next()) {
-        (Some(only), None) => Some(*only),
-        _ => None,
-    })
+    let shortened = || {
+        candidates
+            .iter()
+            .filter(|c| c.chars().count() >= 3 && word.starts_with(&c.to_lowercase()))
+            .max_by_key(|c| (c.chars().count(), std::cmp::Reverse(**c)))
+            .copied()
+    };
+    closest
+        .or_else(|| match (extended.next(), extended.next()) {
+            (Some(only), None) => Some(*only),
+            _ => None,
+        })
+        .or_else(shortened)
 }
 
 /// A "did you mean `x`?" hint for `word` among `candidates`, if one is close.
@@ -180,6 +191,9 @@ mod tests {
         assert_eq!(did_you_mean("wakl", ["walk", "idle"]), Some("walk"));
         assert_eq!(did_you_mean("2d_simple", ["2d_simple_directional", "1d"]), Some("2d_simple_directional"));
         assert_eq!(did_you_mean("", ["t"]), None);
+        assert_eq!(did_you_mean("looping", ["length", "loop"]), Some("loop"));
+        assert_eq!(did_you_mean("duration_seconds", ["duration", "dur"]), Some("duration"));
+        assert_eq!(did_you_mean("type_of", ["ty", "time"]), None);
     }
 
     #[test]

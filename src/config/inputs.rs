@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::raw::Exact;
 use super::{Named, Problems};
 
 /// How a parameter moves between two keys.
@@ -34,8 +35,9 @@ pub enum Interpolation {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a parameter track like { keys = [[0.0, 0.0], [1.0, 1.0]] }")]
 pub struct RawTrack {
-    /// `[time_s, value]` pairs, times strictly increasing.
-    pub keys: Spanned<Vec<Spanned<[f64; 2]>>>,
+    /// `[time_s, value]` pairs, times strictly increasing; exactly two numbers each (serde's
+    /// `[f64; 2]` would ignore a third).
+    pub keys: Spanned<Vec<Spanned<Exact<f64, 2>>>>,
     #[serde(default)]
     pub interpolation: Interpolation,
 }
@@ -67,12 +69,17 @@ pub struct RawInputs {
 pub(super) fn validate_inputs(p: &mut Problems, inputs: &Named<RawInputs>) {
     for track in inputs.value.parameters.values() {
         let keys = track.get_ref().keys.get_ref();
+        // A track whose keys were all unreadable (reported) is not also reported as empty.
         if keys.is_empty() {
-            p.error(track.get_ref().keys.span(), "a parameter track needs at least one key `[time_s, value]`");
+            p.missing(
+                &["keys"],
+                track.get_ref().keys.span(),
+                "a parameter track needs at least one key `[time_s, value]`",
+            );
         }
         let mut previous: Option<f64> = None;
         for key in keys {
-            let [time, value] = *key.get_ref();
+            let [time, value] = key.get_ref().0;
             if !(p.finite_at(key.span(), time, "key time") && p.finite_at(key.span(), value, "key value")) {
                 continue;
             }

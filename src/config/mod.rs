@@ -21,6 +21,8 @@ use toml::de::{DeArray, DeTable, DeValue, ValueDeserializer};
 pub use diagnostic::{Diagnostic, Severity, did_you_mean, number, suggestion};
 use raw::{RawBlendTree, RawClip, RawParameter};
 
+use crate::time::Ticks;
+
 /// A config file's path (as given) and text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourceFile {
@@ -134,6 +136,31 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
     (parsed, problems.list)
 }
 
+/// How a name breaks the rule for every name written that becomes an asset, leaf or layer
+/// name (entry keys of every section; the `name` of a timeline clip, a track, a graph layer):
+/// blendlab makes names of its own from them — `layer/leaf`, `clip/leaf`, `walk#2` — and shows
+/// the default pose's row as `<default>`, so a name holding `/` or `#`, or starting with `<`,
+/// would read as one of those, and an empty one as nothing at all.
+fn name_problems(name: &str) -> Vec<&'static str> {
+    if name.is_empty() {
+        return vec!["a name may not be empty"];
+    }
+    if name.trim().is_empty() {
+        return vec!["a name may not be only whitespace"];
+    }
+    let mut problems = Vec::new();
+    if name.contains('/') {
+        problems.push("a name may not contain `/`: blendlab uses it in the leaf names it makes (`layer/leaf`)");
+    }
+    if name.contains('#') {
+        problems.push("a name may not contain `#`: blendlab uses it in the leaf names it makes (`walk#2`)");
+    }
+    if name.starts_with('<') {
+        problems.push("a name may not start with `<`: blendlab keeps that for its own rows (`<default>`)");
+    }
+    problems
+}
+
 /// Collects the diagnostics of one file.
 struct Problems<'a> {
     file: &'a str,
@@ -153,6 +180,19 @@ impl Problems<'_> {
     fn missing(&mut self, keys: &[&str], span: Range<usize>, message: impl Into<String>) {
         if !self.reported.iter().any(|k| keys.contains(&k.as_str())) {
             self.error(span, message);
+        }
+    }
+
+    /// Reports every way `name`, written at `span`, breaks the name rule ([`name_problems`]).
+    /// When `_` in place of each `/` and `#` makes a name that keeps the rule (so those were
+    /// its only problems), that name is the hint.
+    fn name(&mut self, span: Range<usize>, name: &str) {
+        let mended = name.replace(['/', '#'], "_");
+        let hint = (mended != name && name_problems(&mended).is_empty()).then(|| format!("try `{mended}`"));
+        for problem in name_problems(name) {
+            let mut d = Diagnostic::error(self.file, span.clone(), problem);
+            d.hint = hint.clone();
+            self.list.push(d);
         }
     }
 
@@ -176,6 +216,7 @@ impl Problems<'_> {
         for (key, value) in table {
             let fallback = value.span();
             let before = self.errors();
+            self.name(key.span(), key.get_ref());
             let (entry, errors, reported) = deserialize_all::<T>(value.clone());
             for error in &errors {
                 self.toml_error(error, fallback.clone());
@@ -383,10 +424,19 @@ fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
     Some((what, word.to_string(), expected))
 }
 
+/// A clip's length must be at least one tick once rounded to ticks, as every time is: a
+/// shorter one would become a clip of length 0, which is refused when written as 0.
 fn validate_clip(p: &mut Problems, clip: &Named<RawClip>) {
     let length = &clip.value.length;
-    if p.finite(length, "clip length") && *length.get_ref() <= 0.0 {
-        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", number(*length.get_ref())));
+    let seconds = *length.get_ref();
+    if !p.finite(length, "clip length") {
+        return;
+    }
+    if seconds <= 0.0 {
+        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", number(seconds)));
+    } else if Ticks::from_secs(seconds).is_ok_and(|t| t < Ticks(1)) {
+        let tick = number(Ticks(1).secs());
+        p.error(length.span(), format!("clip length {} s is shorter than one tick ({tick} s)", number(seconds)));
     }
 }
 

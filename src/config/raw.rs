@@ -2,13 +2,17 @@
 //! `deny_unknown_fields`, values wrapped in [`Spanned`] where a later check must point at
 //! them. Nothing here is validated beyond TOML types; see `config` and `compile`.
 
+use std::fmt;
+use std::marker::PhantomData;
+
 use serde::Deserialize;
-use serde::de::{Deserializer, Error as _};
+use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 use toml::Spanned;
 
 /// An array of exactly `N` values. serde's own `[T; N]` ignores extra elements (`[x, y, z]`
 /// would read as `[x, y]`), so a position or curve point with a stray number would pass
-/// silently; this one reports the wrong length.
+/// silently; this one reports the wrong length — from inside the visitor of the array, so the
+/// error carries the array's own span, not that of whatever holds it.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Exact<T, const N: usize>(pub [T; N]);
 
@@ -21,10 +25,22 @@ impl<T, const N: usize> std::ops::Deref for Exact<T, N> {
 
 impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for Exact<T, N> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let values = Vec::<T>::deserialize(deserializer)?;
-        let len = values.len();
-        let expected = format!("an array of exactly {N} numbers");
-        values.try_into().map(Exact).map_err(|_| D::Error::invalid_length(len, &expected.as_str()))
+        struct Values<T, const N: usize>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for Values<T, N> {
+            type Value = Exact<T, N>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "an array of exactly {N} numbers")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Exact<T, N>, A::Error> {
+                let mut values = Vec::with_capacity(N);
+                while let Some(value) = seq.next_element()? {
+                    values.push(value);
+                }
+                let len = values.len();
+                values.try_into().map(Exact).map_err(|_| A::Error::invalid_length(len, &self))
+            }
+        }
+        deserializer.deserialize_seq(Values(PhantomData))
     }
 }
 

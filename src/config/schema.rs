@@ -80,7 +80,7 @@ fn definitions() -> Vec<(&'static str, Value)> {
             { "type": "string", "enum": CURVES },
             { "type": "array", "items": { "type": "array", "items": { "type": "number" }, "minItems": 2, "maxItems": 2 } }
         ] }),
-        "a curve name, or keys [[p, value], …] over p in [0, 1] with strictly increasing p",
+        "a curve name, or keys [[p, value], …] with p and value in [0, 1] and strictly increasing p",
     );
     vec![
         (
@@ -88,7 +88,7 @@ fn definitions() -> Vec<(&'static str, Value)> {
             table(
                 "A motion: its length and loop flag (Unity: AnimationClip).",
                 vec![
-                    ("length", non_negative("seconds, > 0")),
+                    ("length", non_negative("seconds, at least one tick (1e-12 s)")),
                     ("loop", boolean("wraps at its length (default false)")),
                 ],
                 &["length"],

@@ -2,7 +2,11 @@
 //! override sub-tracks, timeline clips, markers) and `[graphs.NAME]` (layers over channels),
 //! with their local checks. References between assets are checked in `compile`.
 
+use std::fmt;
+
 use serde::Deserialize;
+use serde::de::value::SeqAccessDeserializer;
+use serde::de::{self, Deserializer, IntoDeserializer, SeqAccess, Visitor};
 use toml::Spanned;
 
 use super::raw::Exact;
@@ -53,11 +57,45 @@ pub enum CurveName {
 }
 
 /// `mix_in_curve` / `mix_out_curve`: a named curve or keys `[[p, value], …]` over p ∈ [0, 1].
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged, expecting = "expected a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum RawCurve {
     Named(CurveName),
-    Keys(Vec<Exact<f64, 2>>),
+    Keys(Vec<CurveKey>),
+}
+
+/// One key `[p, value]` of a mix curve, with the span a check of it points at; it reads as
+/// the pair itself (`key[0]`, `key[1]`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(transparent)]
+pub struct CurveKey(pub Spanned<Exact<f64, 2>>);
+
+impl std::ops::Deref for CurveKey {
+    type Target = [f64; 2];
+    fn deref(&self) -> &[f64; 2] {
+        self.0.get_ref()
+    }
+}
+
+/// Read by what was written rather than `#[serde(untagged)]`, which tries each form and keeps
+/// only its own "expected …" message: a string is read as a [`CurveName`], so a misspelt name
+/// gets serde's "unknown variant" and with it a did-you-mean, as every other name does.
+impl<'de> Deserialize<'de> for RawCurve {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Curve;
+        impl<'de> Visitor<'de> for Curve {
+            type Value = RawCurve;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a curve name (\"smoothstep\", \"linear\") or keys [[p, value], …]")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<RawCurve, E> {
+                CurveName::deserialize(name.into_deserializer()).map(RawCurve::Named)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, keys: A) -> Result<RawCurve, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(keys)).map(RawCurve::Keys)
+            }
+        }
+        deserializer.deserialize_any(Curve)
+    }
 }
 
 /// A marker (signal) on a timeline or a track.
@@ -261,6 +299,7 @@ enum TrackPlace {
 
 fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>, place: TrackPlace) {
     let t = track.get_ref();
+    p.name(t.name.span(), t.name.get_ref());
     let kind_span = t.kind.as_ref().map_or(t.name.span(), |k| k.span());
     if t.kind() == TrackKind::Group {
         if !t.clips.is_empty() {
@@ -278,10 +317,15 @@ fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>
     if place == TrackPlace::Override && !t.overrides.is_empty() {
         p.error(t.name.span(), "override sub-tracks cannot have overrides of their own");
     }
-    if place == TrackPlace::Root
-        && let Some(mask) = &t.mask
-    {
-        p.error(mask.span(), "`mask` belongs on override sub-tracks (or graph layers)");
+    if let Some(mask) = &t.mask {
+        if place == TrackPlace::Root {
+            p.error(mask.span(), "`mask` belongs on override sub-tracks (or graph layers)");
+        } else {
+            validate_mask(p, mask, "override sub-track");
+            for channel in mask.get_ref() {
+                channel_name(p, channel);
+            }
+        }
     }
     for clip in &t.clips {
         validate_timeline_clip(p, clip, rate);
@@ -332,6 +376,9 @@ fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i
 
 fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rate: Option<i64>) {
     let c = clip.get_ref();
+    if let Some(name) = &c.name {
+        p.name(name.span(), name.get_ref());
+    }
     let seconds = c.start.is_some() || c.duration.is_some();
     let frames = c.start_frame.is_some() || c.end_frame.is_some();
     match (seconds, frames) {
@@ -406,20 +453,42 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rat
             p.non_negative(ease, what);
         }
     }
-    for curve in [&c.mix_in_curve, &c.mix_out_curve].into_iter().flatten() {
-        if let RawCurve::Keys(keys) = curve.get_ref() {
-            validate_curve_keys(p, curve.span(), keys);
+    for (curve, key) in [(&c.mix_in_curve, "mix_in_curve"), (&c.mix_out_curve, "mix_out_curve")] {
+        if let Some(curve) = curve
+            && let RawCurve::Keys(keys) = curve.get_ref()
+        {
+            validate_curve_keys(p, curve.span(), keys, key);
         }
     }
 }
 
-fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[Exact<f64, 2>]) {
+/// A mix curve maps the mix's progress p ∈ [0, 1] to the clip's share of it, a weight: a key
+/// outside [0, 1] in p is never reached, and one outside it in value would be clamped at run
+/// time, so both are reported at the key. Too few keys are not reported when the others
+/// could not be read (`key`, the curve's own key, was reported).
+fn validate_curve_keys(p: &mut Problems, span: std::ops::Range<usize>, keys: &[CurveKey], key: &str) {
+    const SHAPE: &str = "curve keys must be at least two finite [p, value] pairs with strictly increasing p";
     let increasing = keys.windows(2).all(|w| w[0][0] < w[1][0]);
     let finite = keys.iter().all(|k| k[0].is_finite() && k[1].is_finite());
-    if keys.len() < 2 || !increasing || !finite {
-        p.error(span, "curve keys must be at least two finite [p, value] pairs with strictly increasing p");
-    } else if keys.iter().any(|k| !(0.0..=1.0).contains(&k[0])) {
-        p.error(span, "curve keys' p runs over the mix, from 0 to 1; a key outside [0, 1] is never reached");
+    if !increasing || !finite {
+        p.error(span, SHAPE);
+    } else if keys.len() < 2 {
+        p.missing(&[key], span, SHAPE);
+    }
+    for point in keys.iter().filter(|k| k[0].is_finite() && k[1].is_finite()) {
+        let [at, value] = **point;
+        if !(0.0..=1.0).contains(&at) {
+            p.error(
+                point.0.span(),
+                format!("curve key p {} is outside [0, 1]: p runs over the mix, so it is never reached", number(at)),
+            );
+        }
+        if !(0.0..=1.0).contains(&value) {
+            p.error(
+                point.0.span(),
+                format!("curve key value {} is outside [0, 1]: a mix curve gives a weight", number(value)),
+            );
+        }
     }
 }
 
@@ -434,6 +503,7 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
     let mut names: Vec<&str> = Vec::new();
     for layer in g.layers.get_ref() {
         let l = layer.get_ref();
+        p.name(l.name.span(), l.name.get_ref());
         if names.contains(&l.name.get_ref().as_str()) {
             p.error(l.name.span(), format!("two layers are named `{}`", l.name.get_ref()));
         }
@@ -468,10 +538,15 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
         if l.autoplay.is_some() && l.timeline.is_none() {
             p.error(layer.span(), "`autoplay` applies to timeline layers only");
         }
+        // An empty channel name in it is one the graph cannot have: `compile` says so.
+        if let Some(mask) = &l.mask {
+            validate_mask(p, mask, "layer");
+        }
     }
     if let Some(channels) = &g.channels {
         let mut seen: Vec<&str> = Vec::new();
         for channel in channels.get_ref() {
+            channel_name(p, channel);
             if seen.contains(&channel.get_ref().as_str()) {
                 p.error(channel.span(), format!("channel `{}` is listed twice", channel.get_ref()));
             }
@@ -480,5 +555,33 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
         if seen.is_empty() {
             p.missing(&["channels"], channels.span(), "a graph needs at least one channel");
         }
+    }
+}
+
+/// A mask lists the channels a layer (or an override sub-track) affects, each once; left out,
+/// it affects them all. An empty one affects none, so whatever it plays is never seen.
+fn validate_mask(p: &mut Problems, mask: &Spanned<Vec<Spanned<String>>>, what: &str) {
+    if mask.get_ref().is_empty() {
+        p.error(
+            mask.span(),
+            format!("an empty mask affects no channel, so this {what} does nothing: list its channels, or leave `mask` out for all"),
+        );
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for channel in mask.get_ref() {
+        if seen.contains(&channel.get_ref().as_str()) {
+            p.error(channel.span(), format!("channel `{}` is listed twice in the mask", channel.get_ref()));
+        }
+        seen.push(channel.get_ref());
+    }
+}
+
+/// A channel is shown by name (a column of the weight table, `mask [upper]` in a graph's
+/// description): an empty one could not be read there.
+fn channel_name(p: &mut Problems, channel: &Spanned<String>) {
+    if channel.get_ref().is_empty() {
+        p.error(channel.span(), "a channel name may not be empty");
+    } else if channel.get_ref().trim().is_empty() {
+        p.error(channel.span(), "a channel name may not be only whitespace");
     }
 }
