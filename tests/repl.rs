@@ -171,6 +171,35 @@ fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
 }
 
 #[test]
+fn a_start_up_script_and_an_interrupted_step_replay_from_any_folder() {
+    let dir = scratch("record-interrupted");
+    let script = dir.join("session.lua");
+    let mut repl = pty::Piped::start(&["tests/repl/gunner.lua".as_ref()]);
+    repl.send("hero:set('pace', 0.5)\nbl.catch_up_budget(1e8)\n");
+    interrupt_when(&mut repl, "bl.at(1/30, function() print('long step') end) bl.step(1e5)\n", "long step");
+    repl.err.wait_for("stdin:1: interrupted");
+    repl.send(&format!(":step 1\n:record {}\n{}", script.display(), final_state(&dir.join("repl.jsonl"))));
+    repl.out.wait_for("1 chunk(s) were interrupted (Ctrl-C): the replay runs the frames they ran");
+    repl.finish();
+
+    let recorded = std::fs::read_to_string(&script).unwrap();
+    for expected in ["run_file(\"tests/repl/gunner.lua\")\n", "-- the frames it ran before Ctrl-C:\nbl.frames("] {
+        assert!(recorded.contains(expected), "{expected} in\n{recorded}");
+    }
+    let replay = dir.join("replay.lua");
+    std::fs::write(&replay, format!("{recorded}{}", final_state(&dir.join("replay.jsonl")))).unwrap();
+    for folder in [dir.as_path(), Path::new(".")] {
+        let output = Command::new(env!("CARGO_BIN_EXE_blendlab")).arg("run").arg(&replay).current_dir(folder).output();
+        let output = output.unwrap();
+        assert!(output.status.success(), "from {folder:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    // The last replay, from the session's folder, ran the same frames and logged the same
+    // events (from another, the files' names in the events say where they are from there).
+    let events = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(events("replay.jsonl"), events("repl.jsonl"));
+}
+
+#[test]
 fn prompt_multiline_completion_and_ctrl_d() {
     let home = scratch("tty");
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);

@@ -39,7 +39,7 @@ pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_com
 use commands::{HISTORY_FRAMES, KEYWORDS};
 use editor::compiles;
 pub use editor::strip_continuation;
-use transcript::{Entry, relative_path, replay_script};
+use transcript::{Code, Entry, interrupted, relative_path, replay_script};
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
@@ -234,10 +234,9 @@ impl Repl {
         for file in files {
             let path = file.display().to_string();
             if file.extension().is_some_and(|e| e == "lua") {
-                let code = format!("arg = {{ [0] = {path:?} }} dofile({path:?})");
-                self.logged(code, false, |host| host.run_file(file, &[]));
+                self.logged(Code::File(path), |host| host.run_file(file, &[]));
             } else {
-                self.logged(format!("bl.load({path:?})"), false, |host| host.load_config(file));
+                self.logged(Code::Chunk(format!("bl.load({path:?})")), |host| host.load_config(file));
             }
         }
     }
@@ -257,21 +256,27 @@ impl Repl {
         result
     }
 
-    /// A [`Repl::job`] that runs Lua `code` (with `call`: the `bl` call of a `:command`) and
-    /// adds it to the transcript. A chunk that did not parse or was interrupted is only a
-    /// comment there: the first did nothing, the second what its timing allowed.
-    fn logged<T>(&mut self, code: String, call: bool, work: impl FnOnce(&Host) -> Result<T, ScriptError>) -> Option<T> {
+    /// A [`Repl::job`] that runs Lua `code` and adds it to the transcript. A chunk that did
+    /// not parse is only a comment there (it did nothing); of one that was interrupted, the
+    /// transcript keeps the frames it ran.
+    fn logged<T>(&mut self, code: Code, work: impl FnOnce(&Host) -> Result<T, ScriptError>) -> Option<T> {
+        let frame = self.frame();
         let result = self.job(work);
-        let entry = match &result {
-            Ok(_) => Entry::Lua { code, call, error: None },
-            Err(f) if f.interrupted => {
-                Entry::Note(format!("interrupted (Ctrl-C) in the session, not replayed:\n{code}"))
+        let entry = match (&result, code) {
+            (Ok(_), code) => Entry::Lua { code, error: None },
+            (Err(f), code) if f.interrupted => Entry::Interrupted { code, frames: self.frame() - frame },
+            (Err(f), Code::Chunk(text)) if !compiles(&text) => {
+                Entry::Note(format!("did not parse ({}), not run:\n{text}", f.message))
             }
-            Err(f) if !compiles(&code) => Entry::Note(format!("did not parse ({}), not run:\n{code}", f.message)),
-            Err(f) => Entry::Lua { code, call, error: Some(f.message.clone()) },
+            (Err(f), code) => Entry::Lua { code, error: Some(f.message.clone()) },
         };
         self.transcript.push(entry);
         result.ok()
+    }
+
+    /// The session's logic frame.
+    fn frame(&self) -> i64 {
+        self.host.with_session(|session| session.clock().frame())
     }
 
     fn after_job(&mut self) {
@@ -341,7 +346,7 @@ impl Repl {
         if code.trim().is_empty() {
             return;
         }
-        if let Some(values) = self.logged(code.to_string(), false, |host| host.eval(code))
+        if let Some(values) = self.logged(Code::Chunk(code.to_string()), |host| host.eval(code))
             && !values.is_empty()
         {
             self.say(&values.join("\t"));
@@ -377,7 +382,7 @@ impl Repl {
 
     /// `:step` and `:frames`: the `bl` call they are sugar for, logged as that call.
     fn call_bl(&mut self, name: &str, argument: f64) {
-        self.logged(format!("bl.{name}({argument})"), true, |host| host.call_bl(name, argument));
+        self.logged(Code::Call(format!("bl.{name}({argument})")), |host| host.call_bl(name, argument));
     }
 
     /// Prints `view` (the weight table, the graph) of one actor, or of every actor.
@@ -425,7 +430,16 @@ impl Repl {
         let script =
             replay_script(&self.transcript, path, &folder.display().to_string(), &session.display().to_string());
         match write_atomically(Path::new(path), &script) {
-            Ok(()) => self.note(&format!("wrote {path}; `blendlab run {path}` replays the session from any folder")),
+            Ok(()) => {
+                self.note(&format!("wrote {path}; `blendlab run {path}` replays the session from any folder"));
+                match interrupted(&self.transcript) {
+                    0 => {}
+                    n => self.note(&format!(
+                        "{n} chunk(s) were interrupted (Ctrl-C): the replay runs the frames they ran, not the \
+                         rest of what they did, so its weights and events may differ from the session's"
+                    )),
+                }
+            }
             Err(e) => self.error(&format!(":record: cannot write {path}: {e}")),
         }
     }

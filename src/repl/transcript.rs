@@ -8,10 +8,12 @@
 //! working folder, and in its own folder as a golden run does. `:step` and `:frames` become
 //! the `bl` calls they are sugar for. A chunk that raised an error is replayed under `pcall`,
 //! since what it did before the error (a parameter set, frames run, a `reload_failed`
-//! logged) is part of the session. What the replay cannot or need not redo is a comment:
-//! display commands, reloads (the replay reads every file as it is when it runs), a chunk
-//! that did not parse (it did nothing) or was interrupted (it did what its timing allowed).
-//! Pure text, so it is unit-tested.
+//! logged) is part of the session. A Lua file the REPL started with runs from the session's
+//! folder too. What the replay cannot or need not redo is a comment: display commands,
+//! reloads (the replay reads every file as it is when it runs), a chunk that did not parse
+//! (it did nothing). A chunk that was interrupted did what its timing allowed, which no replay
+//! can redo; the frames it ran are replayed (an interrupted `:step` is the common case), and
+//! `:record` says the replay may differ. Pure text, so it is unit-tested.
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -19,22 +21,64 @@ use std::path::{Component, Path, PathBuf};
 /// One thing the session did, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Entry {
-    /// Lua that ran: typed at the prompt (or a start-up file's load), or with `call` the `bl`
-    /// call of a `:command`; `error` is the message it stopped with, if it did.
-    Lua { code: String, call: bool, error: Option<String> },
+    /// Lua that ran; `error` is the message it stopped with, if it did.
+    Lua { code: Code, error: Option<String> },
+    /// Lua that Ctrl-C stopped after it had run `frames` logic frames.
+    Interrupted { code: Code, frames: i64 },
     /// Something the replay does not redo, kept as comment lines.
     Note(String),
+}
+
+/// A piece of Lua the session ran, by how the replay runs it again.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Code {
+    /// Typed at the prompt, or a start-up config's `bl.load`: run as the prompt ran it.
+    Chunk(String),
+    /// The `bl` call of a `:command`, written as it is.
+    Call(String),
+    /// A Lua file the REPL started with, by the path it was given (a relative one from the
+    /// session's folder).
+    File(String),
+}
+
+impl Code {
+    /// The Lua that replays it.
+    fn replay(&self) -> String {
+        match self {
+            Code::Chunk(code) => format!("chunk {}", long_string(code)),
+            Code::Call(code) => code.clone(),
+            Code::File(path) => format!("run_file({path:?})"),
+        }
+    }
+
+    /// The Lua that replays it for what it did before its error.
+    fn replay_failed(&self) -> String {
+        match self {
+            Code::Chunk(code) | Code::Call(code) => format!("failed {}", long_string(code)),
+            Code::File(path) => format!("pcall(run_file, {path:?})"),
+        }
+    }
+
+    /// What the session ran, for a comment.
+    fn text(&self) -> String {
+        match self {
+            Code::Chunk(code) | Code::Call(code) => code.clone(),
+            Code::File(path) => format!("the file {path}"),
+        }
+    }
 }
 
 /// The helpers of a replay whose session ran in `session` (the way there from the script's
 /// folder): `chunk` runs Lua as the prompt does (`Host::eval`: an expression is not a tail
 /// call, so `bl` sees the chunk as its caller; the chunk is named `stdin` in the session's
 /// folder, where `bl` resolves its relative paths); `failed` replays a chunk that failed in
-/// the session for what it did before its error.
+/// the session for what it did before its error; `run_file` runs a start-up Lua file as
+/// `Host::run_file` did (`arg[0]` its path), a relative path from the session's folder.
 fn helpers(session: &str) -> String {
     format!(
         r#"local here = (arg and arg[0] or ""):match("^(.*/)") or ""
-local stdin = "@" .. here .. {stdin:?}
+local session = here .. {session:?}
+local stdin = "@" .. session .. "/stdin"
 
 local function chunk(code)
   local expression = "return (function(...) return ... end)(" .. code .. "\n)"
@@ -45,8 +89,13 @@ end
 local function failed(code)
   pcall(chunk, code)
 end
-"#,
-        stdin = format!("{session}/stdin")
+
+local function run_file(path)
+  local file = path:match("^/") and path or session .. "/" .. path
+  arg = {{ [0] = file }}
+  dofile(file)
+end
+"#
     )
 }
 
@@ -73,8 +122,10 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session
          \n\
          `chunk` runs Lua as the prompt did (a chunk of its own named stdin: its locals end with\n\
          it, an expression is evaluated); `failed` replays a chunk that raised an error for what\n\
-         it did before the error. Display commands, reloads (the replay reads every file as it\n\
-         is when it runs) and chunks that did not parse or were interrupted are comments."
+         it did before the error; `run_file` runs a file the REPL started with. Display\n\
+         commands, reloads (the replay reads every file as it is when it runs) and chunks that\n\
+         did not parse are comments; of a chunk Ctrl-C interrupted, only the frames it ran are\n\
+         replayed."
     ));
     script.push('\n');
     script.push_str(&helpers(session));
@@ -88,14 +139,25 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session
 /// One entry as Lua.
 fn line(entry: &Entry) -> String {
     match entry {
-        Entry::Lua { code, call: true, error: None } => format!("{code}\n"),
-        Entry::Lua { code, call: false, error: None } => format!("chunk {}\n", long_string(code)),
-        Entry::Lua { code, error: Some(message), .. } => {
+        Entry::Lua { code, error: None } => format!("{}\n", code.replay()),
+        Entry::Lua { code, error: Some(message) } => {
             let first = message.lines().next().unwrap_or("");
-            format!("{}failed {}\n", comment(&format!("failed in the session: {first}")), long_string(code))
+            format!("{}{}\n", comment(&format!("failed in the session: {first}")), code.replay_failed())
+        }
+        Entry::Interrupted { code, frames } => {
+            let stopped = comment(&format!("interrupted (Ctrl-C) in the session, not replayed:\n{}", code.text()));
+            match frames {
+                0 => stopped,
+                _ => format!("{stopped}{}bl.frames({frames})\n", comment("the frames it ran before Ctrl-C:")),
+            }
         }
         Entry::Note(text) => comment(text),
     }
+}
+
+/// How many entries are chunks Ctrl-C interrupted (their replay may differ).
+pub(super) fn interrupted(entries: &[Entry]) -> usize {
+    entries.iter().filter(|e| matches!(e, Entry::Interrupted { .. })).count()
 }
 
 /// Every line of `text` as a Lua comment.
@@ -118,8 +180,16 @@ fn long_string(code: &str) -> String {
 mod tests {
     use super::*;
 
-    fn lua(code: &str, call: bool, error: Option<&str>) -> Entry {
-        Entry::Lua { code: code.into(), call, error: error.map(str::to_string) }
+    fn lua(code: Code, error: Option<&str>) -> Entry {
+        Entry::Lua { code, error: error.map(str::to_string) }
+    }
+
+    fn chunk(code: &str) -> Code {
+        Code::Chunk(code.into())
+    }
+
+    fn call(code: &str) -> Code {
+        Code::Call(code.into())
     }
 
     #[test]
@@ -133,19 +203,25 @@ mod tests {
     #[test]
     fn entries_become_calls_chunks_replays_and_comments() {
         let entries = [
-            lua("bl.load(\"samples/locomotion.toml\")", false, None),
-            lua("bl.step(0.5)", true, None),
-            lua("function f()\n  return 1\nend", false, None),
-            lua("hero:set(\"speed\", 1) error(\"boom\")", false, Some("stdin:1: boom\nmore")),
-            lua("bl.frames(-1)", true, Some("bl.frames: takes a whole number of frames ≥ 0, got -1")),
+            lua(Code::File("setup.lua".into()), None),
+            lua(Code::File("/abs/broken.lua".into()), Some("/abs/broken.lua:2: boom")),
+            lua(chunk("bl.load(\"samples/locomotion.toml\")"), None),
+            lua(call("bl.step(0.5)"), None),
+            lua(chunk("function f()\n  return 1\nend"), None),
+            lua(chunk("hero:set(\"speed\", 1) error(\"boom\")"), Some("stdin:1: boom\nmore")),
+            lua(call("bl.frames(-1)"), Some("bl.frames: takes a whole number of frames ≥ 0, got -1")),
             Entry::Note(":weights hero".into()),
-            Entry::Note("interrupted:\nwhile true do\n\nend".into()),
+            Entry::Interrupted { code: chunk("while true do\n\nend"), frames: 0 },
+            Entry::Interrupted { code: call("bl.step(50000)"), frames: 2374706 },
         ];
         let script = replay_script(&entries, "s.lua", "/work", "..");
         let body = script.split_once(&helpers("..")).unwrap().1;
         assert_eq!(
             body,
-            "\nchunk [[ bl.load(\"samples/locomotion.toml\") ]]\n\
+            "\nrun_file(\"setup.lua\")\n\
+             -- failed in the session: /abs/broken.lua:2: boom\n\
+             pcall(run_file, \"/abs/broken.lua\")\n\
+             chunk [[ bl.load(\"samples/locomotion.toml\") ]]\n\
              bl.step(0.5)\n\
              chunk [[ function f()\n  return 1\nend ]]\n\
              -- failed in the session: stdin:1: boom\n\
@@ -153,11 +229,14 @@ mod tests {
              -- failed in the session: bl.frames: takes a whole number of frames ≥ 0, got -1\n\
              failed [[ bl.frames(-1) ]]\n\
              -- :weights hero\n\
-             -- interrupted:\n-- while true do\n--\n-- end\n"
+             -- interrupted (Ctrl-C) in the session, not replayed:\n-- while true do\n--\n-- end\n\
+             -- interrupted (Ctrl-C) in the session, not replayed:\n-- bl.step(50000)\n\
+             -- the frames it ran before Ctrl-C:\nbl.frames(2374706)\n"
         );
+        assert_eq!(interrupted(&entries), 2);
         assert!(script.starts_with("-- A blendlab REPL session, written by `:record s.lua`.\n"), "{script}");
         assert!(script.contains("the folder the session ran in, /work, which is `..` from"), "{script}");
-        assert!(script.contains("local stdin = \"@\" .. here .. \"../stdin\"\n"), "{script}");
+        assert!(script.contains("local session = here .. \"..\"\n"), "{script}");
     }
 
     #[test]
