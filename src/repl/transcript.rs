@@ -74,11 +74,14 @@ impl Code {
 /// folder, where `bl` resolves its relative paths); `failed` replays a chunk that failed in
 /// the session for what it did before its error; `run_file` runs a start-up Lua file as
 /// `Host::run_file` did (`arg[0]` its path), a relative path from the session's folder.
+/// `session` is the way to that folder with its `/` (nothing for the script's own folder, so
+/// chunks there are named `stdin`, not `./stdin`).
 fn helpers(session: &str) -> String {
+    let session = if session == "." { String::new() } else { format!("{session}/") };
     format!(
         r#"local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local session = here .. {session:?}
-local stdin = "@" .. session .. "/stdin"
+local stdin = "@" .. session .. "stdin"
 
 local function chunk(code)
   local expression = "return (function(...) return ... end)(" .. code .. "\n)"
@@ -91,7 +94,7 @@ local function failed(code)
 end
 
 local function run_file(path)
-  local file = path:match("^/") and path or session .. "/" .. path
+  local file = path:match("^/") and path or session .. path
   arg = {{ [0] = file }}
   dofile(file)
 end
@@ -236,7 +239,9 @@ mod tests {
         assert_eq!(interrupted(&entries), 2);
         assert!(script.starts_with("-- A blendlab REPL session, written by `:record s.lua`.\n"), "{script}");
         assert!(script.contains("the folder the session ran in, /work, which is `..` from"), "{script}");
-        assert!(script.contains("local session = here .. \"..\"\n"), "{script}");
+        assert!(script.contains("local session = here .. \"../\"\n"), "{script}");
+        let beside = replay_script(&entries, "s.lua", "/work", ".");
+        assert!(beside.contains("local session = here .. \"\"\n"), "{beside}");
     }
 
     #[test]
