@@ -372,6 +372,28 @@ impl TreeRuntime {
         }
     }
 
+    /// Plays a local time that moved from `from` to `to` seconds (a timeline clip's, so the
+    /// tree follows the clip's start, `clip_in`, time scale and extrapolation). `sync = "none"`:
+    /// every leaf sits at `to` (looping leaves wrapped, one-shots held), exactly. `normalized`:
+    /// the shared phase advances by `to − from` ([`advance`]); a time that went back (a
+    /// restart, a loop of the timeline, ping-pong, a seek back) starts the phase over and
+    /// advances it by `to`.
+    pub fn follow(&mut self, params: &[ParamState], from: f64, to: f64) {
+        match self.shape.sync {
+            SyncMode::None => {
+                self.update(params, 0.0);
+                for leaf in 0..self.shape.leaves.len() {
+                    self.set_leaf_time(leaf, to);
+                }
+            }
+            SyncMode::Normalized if to < from => {
+                (self.phase, self.cycles) = (0.0, 0);
+                self.update(params, to);
+            }
+            SyncMode::Normalized => self.update(params, to - from),
+        }
+    }
+
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
     pub fn update(&mut self, params: &[ParamState], dt: f64) {

@@ -751,13 +751,13 @@ impl Playback {
             let weight = clip.weight_at(t);
             changed |= weight != clip_weights[c];
             clip_weights[c] = weight;
-            clip_times[c] = clip.local_time_at(t);
+            let previous = std::mem::replace(&mut clip_times[c], clip.local_time_at(t));
             // Only a clip with a runtime of its own reads `inner` (the others skip its memory).
             if clip.has_inner_runtime() {
                 changed = true;
                 match &mut self.inner[c] {
                     Inner::None => {}
-                    Inner::Tree(tree) => tree.update(params, dt),
+                    Inner::Tree(tree) => tree.follow(params, previous, clip_times[c]),
                     Inner::Nested(nested) => {
                         let nested_def = &snapshot.timelines[nested.timeline];
                         let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);

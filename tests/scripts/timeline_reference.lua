@@ -26,6 +26,15 @@ end
 bl.near(at(long_eases, 1.75).pose, 0.5 * (1.25 / 1.5), 1e-9)
 bl.near(at(long_eases, 2.0).pose, (1 / 1.5) * (1 / 1.5), 1e-9)
 
+print("-- a tree in a clip [1,3), clip_in 0.5, time scale 0.5: its leaves play the clip's local time")
+local tree_clip = bl.spawn("tree_clip", { timeline = "tree_clip" })
+for _, t in ipairs({ 1.0, 1.5, 2.5 }) do
+  bl.step(t - bl.time())
+  local a, b = tree_clip:time("stride/a"), tree_clip:time("stride/b")
+  print(string.format("t=%.2f stride/a=%.6f stride/b=%.6f", bl.time(), a, b))
+  bl.near(a, 0.5 + 0.5 * (t - 1.0), 1e-9)
+end
+
 print("-- overlap: A [0,4), B [3,7)")
 local overlap = spawn("overlap")
 local w = at(overlap, 3.25)
