@@ -137,6 +137,24 @@ fn a_recorded_session_replays_to_the_same_weights_and_events() {
     assert_eq!(replayed_in(&dir), printed);
 }
 
+#[test]
+fn reload_says_the_library_stays_only_when_no_lua_file_re_runs() {
+    let dir = scratch("reload-rerun");
+    std::fs::copy("samples/locomotion.toml", dir.join("loco.toml")).unwrap();
+    let setup = dir.join("setup.lua");
+    std::fs::write(&setup, "bl.load('loco.toml')\n").unwrap();
+    // The re-run loads the configs again: saying the library stays would be untrue.
+    let input = format!("io.open({:?}, 'a'):write(\"print('v2')\\n\"):close()\n:reload\n:reload\n", setup.display());
+    let repl = pipe_through(&[setup.to_str().unwrap()], &input, &dir);
+    let rerun = format!(
+        "configs unchanged on disk\nframe 0 t=0.000000 reload_applied generation=2 files={}\nv2\nre-ran {}\n",
+        dir.join("loco.toml").display(),
+        setup.display()
+    );
+    assert!(repl.contains(&rerun), "{rerun}in\n{repl}");
+    assert!(repl.ends_with("configs unchanged on disk: the live library stays\n"), "{repl}");
+}
+
 /// Sends `code`, waits until it prints `busy`, then sends Ctrl-C's signal.
 fn interrupt_when(repl: &mut pty::Piped, code: &str, busy: &str) {
     repl.send(code);

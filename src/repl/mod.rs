@@ -470,25 +470,28 @@ impl Repl {
     }
 
     /// `:reload`: configs a load failed for, every loaded config now, then the Lua files
-    /// whose text changed.
+    /// whose text changed. The library stays only when no Lua file re-runs: a re-run may load
+    /// configs itself, so then the note says no more than that the configs are unchanged.
     fn reload_all(&mut self) {
         let unloaded = self.host.unloaded_configs();
         self.load_unloaded(&unloaded);
         let configs: Vec<String> = self.host.watched_files().into_iter().filter(|f| !self.host.is_script(f)).collect();
-        if !configs.is_empty() {
-            self.reload_configs(&configs, true);
+        let scripts = self.host.changed_scripts();
+        if !configs.is_empty() && !self.reload_configs(&configs, true) {
+            self.note(if scripts.is_empty() {
+                "configs unchanged on disk: the live library stays"
+            } else {
+                "configs unchanged on disk"
+            });
         }
-        let reruns = self.host.rerun_changed_scripts();
-        if unloaded.is_empty() && configs.is_empty() && reruns.is_empty() {
+        if unloaded.is_empty() && configs.is_empty() && scripts.is_empty() {
             self.note("nothing to reload: no config loaded and no Lua file changed");
         }
-        for (path, outcome) in reruns {
-            match outcome {
-                Ok(()) => self.note(&format!("re-ran {path}")),
-                Err(e) => self.error(&e.message),
+        for path in scripts {
+            if self.job(|host| host.rerun_script(&path)).is_ok() {
+                self.note(&format!("re-ran {path}"));
             }
         }
-        self.after_job();
     }
 
     /// Loads each of `files`, configs a load failed for; the transcript notes each that loads.
@@ -522,22 +525,26 @@ impl Repl {
         }
     }
 
-    fn reload_configs(&mut self, configs: &[String], forced: bool) {
-        match self.host.reload_configs(configs) {
-            Reload::Unchanged if forced => self.note("configs unchanged on disk: the live library stays"),
-            Reload::Unchanged => {}
+    /// Reloads `configs` and prints what it did; returns whether they differed from the live
+    /// library (false: they read the same, and nothing happened).
+    fn reload_configs(&mut self, configs: &[String], forced: bool) -> bool {
+        let differed = match self.host.reload_configs(configs) {
+            Reload::Unchanged => false,
             Reload::Applied { report } => {
                 let _ = self.host.flush_events();
                 self.say(&report);
                 self.note_save(configs, forced);
+                true
             }
             Reload::Failed { diagnostics } => {
                 let _ = self.host.flush_events();
                 self.error(&format!("reload failed; the last good library stays live\n{diagnostics}"));
                 self.note_save(configs, forced);
+                true
             }
-        }
+        };
         self.after_job();
+        differed
     }
 
     /// A reload after a save, for the transcript (`:reload` notes itself).
