@@ -71,3 +71,6 @@ print(select("#", fresh:play("demo_attack", { layer = "skill" })), fresh:play("d
 print(pcall(fresh.play, fresh, "demo_attack", { layer = "skill", from = -0.5 }))
 local again = fresh:play("demo_attack", { layer = "skill" })
 print(pcall(again.seek, again, -1))
+
+print("-- explain on an actor without a blend tree says what its layers hold instead")
+print(fresh:explain())
