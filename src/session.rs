@@ -235,6 +235,11 @@ impl Session {
         self.trace_ticks = on;
     }
 
+    /// Whether `clip_tick` events are recorded now.
+    pub fn traces_ticks(&self) -> bool {
+        self.trace_ticks
+    }
+
     /// Logs `events` for actor `id`, then hands the commands among them to its entity
     /// (REFERENCE §7), logging what that causes.
     fn log_and_route(&mut self, id: ActorId, events: Vec<EventKind>) {

@@ -43,6 +43,10 @@ use transcript::{Entry, relative_path, replay_script};
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
+/// Said when `clip_tick` goes live while ticks are not traced. `:watch` does not turn tracing
+/// on itself: it only chooses what prints, and tracing changes the event log, which a
+/// `:record` replay (where `:watch` is a comment) must end with as the session did.
+const TICKS_UNTRACED: &str = "clip_tick events are logged only while tick tracing is on: bl.trace_ticks(true)";
 /// `:events` prints at most this many of the latest matching events.
 const EVENTS_SHOWN: usize = 200;
 
@@ -460,10 +464,13 @@ impl Repl {
             }
             Some((kind, on)) => {
                 let kinds: Vec<&str> = if kind == "all" { KIND_NAMES.to_vec() } else { vec![kind.as_str()] };
-                for kind in kinds {
+                for kind in &kinds {
                     if let Err(message) = self.host.set_live(kind, on) {
                         return self.error(&message);
                     }
+                }
+                if on && kinds.contains(&"clip_tick") && !self.host.with_session(Session::traces_ticks) {
+                    self.note(TICKS_UNTRACED);
                 }
             }
         }
