@@ -579,7 +579,8 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
             let mut host = state.borrow_mut();
             host.session.reload_failed(1);
             host.last_build_failed = true;
-            format!("{path}: error: cannot read file: {e}")
+            // A message, not a diagnostic line: whoever shows it labels it `error:` already.
+            format!("{path}: cannot read file: {e}")
         })
         .and_then(|text| rebuild(state, vec![SourceFile { path: path.clone(), text }]));
     let mut host = state.borrow_mut();
