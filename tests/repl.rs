@@ -189,6 +189,23 @@ fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
 }
 
 #[test]
+fn plain_input_says_how_to_leave_at_an_idle_ctrl_c_and_leaves_at_the_next() {
+    let mut repl = pty::Piped::start(&[]);
+    repl.send("print('ready')\n");
+    repl.out.wait_for("ready");
+    pty::interrupt(repl.child.id());
+    repl.err.wait_for("(Ctrl-C again or :quit to leave)");
+    // A line in between: the next Ctrl-C is a first one again.
+    repl.send("print('still here')\n");
+    repl.out.wait_for("still here");
+    pty::interrupt(repl.child.id());
+    repl.err.wait_for("(Ctrl-C again or :quit to leave)");
+    pty::interrupt(repl.child.id());
+    repl.err.wait_for("interrupted twice: leaving");
+    assert_eq!(repl.child.wait().unwrap().code(), Some(130));
+}
+
+#[test]
 fn prompt_multiline_completion_and_ctrl_d() {
     let home = scratch("tty");
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
@@ -250,6 +267,8 @@ fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
     term.wait_for("error: stdin:1: interrupted");
     term.type_line("n >= 1000");
     term.wait_for("true");
+    term.press(b"\x03");
+    term.wait_for("Ctrl-C again or Ctrl-D to leave");
     term.type_text("half a line");
     term.press(b"\x03");
     term.press(b"\x03");

@@ -58,6 +58,8 @@ pub enum Message {
     Complete { line: String, pos: usize, reply: Sender<(usize, Vec<String>)> },
     /// Watched files changed (debounced), by loaded name.
     Changed(Vec<String>),
+    /// Ctrl-C's signal came with plain input (where Ctrl-C is always a signal).
+    Interrupted,
     /// End of input: Ctrl-D, Ctrl-C twice, or the end of piped input.
     Quit,
 }
@@ -562,6 +564,15 @@ impl Repl {
         }
     }
 
+    /// Ctrl-C's signal with plain input: if it found the session idle (the flag is still set:
+    /// no chunk has run since to take it), the next one leaves, so say so. One that stopped a
+    /// chunk was taken by it, and the chunk's error said so.
+    fn interrupted(&mut self) {
+        if self.interrupt.load(Ordering::Relaxed) {
+            let _ = self.err.write_all(b"(Ctrl-C again or :quit to leave)\n");
+        }
+    }
+
     /// Tab completion: the start of the word being completed and the candidates.
     fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let before = line.get(..pos).unwrap_or(line);
@@ -614,7 +625,7 @@ pub fn run(options: Options) -> Result<(), String> {
         return editor::run(options, messages, inbox);
     }
     let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
-    install_ctrl_c(&repl.interrupt)?;
+    install_ctrl_c(&repl.interrupt, Some(messages.clone()))?;
     repl.load(&options.files);
     std::thread::Builder::new()
         .name("blendlab-input".into())
@@ -659,6 +670,7 @@ pub(crate) fn serve(repl: &mut Repl, inbox: &Receiver<Message>, ready: Option<&S
                 let _ = reply.send(repl.complete(&line, pos));
             }
             Message::Changed(files) => repl.files_changed(files),
+            Message::Interrupted => repl.interrupted(),
             Message::Quit => {
                 repl.finish();
                 return;
@@ -678,13 +690,17 @@ fn read_plain_lines(messages: &Sender<Message>) {
 }
 
 /// Ctrl-C while Lua or a step runs sets the interrupt flag. With plain input, Ctrl-C twice
-/// while idle leaves (on a terminal the editor reads Ctrl-C as a key instead).
-pub(crate) fn install_ctrl_c(interrupt: &Arc<AtomicBool>) -> Result<(), String> {
+/// while idle leaves, and the first tells `hints` so the session can say so (on a terminal
+/// the editor reads Ctrl-C as a key instead, and gives its own hint).
+pub(crate) fn install_ctrl_c(interrupt: &Arc<AtomicBool>, hints: Option<Sender<Message>>) -> Result<(), String> {
     let flag = interrupt.clone();
     ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::Relaxed) {
             let _ = writeln!(std::io::stderr(), "\ninterrupted twice: leaving");
             std::process::exit(130);
+        }
+        if let Some(hints) = &hints {
+            let _ = hints.send(Message::Interrupted);
         }
     })
     .map_err(|e| format!("cannot handle Ctrl-C: {e}"))
