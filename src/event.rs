@@ -36,7 +36,11 @@ pub const KIND_NAMES: &[&str] = &[
 pub enum FieldValue {
     Text(String),
     Int(i64),
+    /// A number the session computed (a time): printed with fixed decimals.
     Number(f64),
+    /// A number as a config gave it (a task's `fade`): printed as written, `0.1`, and a
+    /// number to Lua and JSON, not the text a command once carried it as.
+    Given(f64),
 }
 
 /// What happened. The snake_case names returned by [`EventKind::name`] are a public contract.
@@ -74,7 +78,7 @@ pub enum EventKind {
     Command {
         kind: String,
         source: String,
-        args: Vec<(String, String)>,
+        args: Vec<(String, FieldValue)>,
     },
     /// The entity's movement-lock source set became non-empty / empty.
     MovementLocked {
@@ -206,7 +210,7 @@ impl EventKind {
             }
             EventKind::Command { kind, source, args } => {
                 let mut fields = vec![("type", text(kind)), ("source", text(source))];
-                fields.extend(args.iter().map(|(k, v)| (arg_key(k), text(v))));
+                fields.extend(args.iter().map(|(k, v)| (arg_key(k), v.clone())));
                 fields
             }
             EventKind::MovementLocked { source } | EventKind::MovementUnlocked { source } => {

@@ -193,6 +193,7 @@ pub fn event_line(event: &Event, style: Style) -> String {
             FieldValue::Text(text) => write!(line, " {key}={text}"),
             FieldValue::Int(n) => write!(line, " {key}={n}"),
             FieldValue::Number(x) => write!(line, " {key}={}", fixed(x)),
+            FieldValue::Given(x) => write!(line, " {key}={x}"),
         }
         .expect("writing to a String cannot fail");
     }
@@ -460,6 +461,18 @@ mod tests {
         assert_eq!(bar(1.0), "█".repeat(20));
         assert_eq!(bar(0.5), "█".repeat(10));
         assert_eq!(bar(0.05625), "█▏");
+    }
+
+    /// A config's number prints as written, as when commands carried it as text.
+    #[test]
+    fn a_commands_given_numbers_print_as_written() {
+        for (fade, text) in [(0.1, "fade=0.1"), (1.0, "fade=1"), (0.25, "fade=0.25")] {
+            let args = vec![("fade".to_string(), FieldValue::Given(fade))];
+            let kind = crate::event::EventKind::Command { kind: "PlayAnimation".into(), source: "a#1/b".into(), args };
+            let event = Event { frame: 1, time: crate::time::Ticks(0), actor: None, kind };
+            let line = event_line(&event, Style::default());
+            assert!(line.ends_with(&format!("source=a#1/b {text}")), "{line}");
+        }
     }
 
     #[test]

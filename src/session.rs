@@ -15,7 +15,7 @@ use crate::clock::{Clock, ClockError};
 use crate::compile::{Asset, ParamId, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
-use crate::event::{Event, EventKind, EventLog};
+use crate::event::{Event, EventKind, EventLog, FieldValue};
 use crate::graph::Graph;
 use crate::graph::{Source, TransitionSet, completion_event};
 use crate::time::{FrameTime, Ticks, TimeError};
@@ -235,6 +235,11 @@ impl Session {
         self.trace_ticks = on;
     }
 
+    /// Whether `clip_tick` events are recorded now.
+    pub fn traces_ticks(&self) -> bool {
+        self.trace_ticks
+    }
+
     /// Logs `events` for actor `id`, then hands the commands among them to its entity
     /// (REFERENCE §7), logging what that causes.
     fn log_and_route(&mut self, id: ActorId, events: Vec<EventKind>) {
@@ -253,7 +258,7 @@ impl Session {
         self.actors[id].last_commands.retain(|c| c.frame == frame);
         for command in commands {
             let EventKind::Command { kind, source, args } = command else { continue };
-            let arg = |key: &str| args.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+            let arg = |key: &str| args.iter().find(|(k, _)| k == key).map(|(_, v)| v);
             let (event, result) = match kind.as_str() {
                 "AcquireMovementLock" => {
                     let a = self.actors[id].entity.acquire(&source);
@@ -264,8 +269,14 @@ impl Session {
                     (a.event, a.result)
                 }
                 "PlayAnimation" => {
-                    let animation = arg("animation").unwrap_or_default();
-                    let fade = arg("fade").and_then(|f| f.parse().ok()).unwrap_or(0.0);
+                    let animation = match arg("animation") {
+                        Some(FieldValue::Text(animation)) => animation.clone(),
+                        _ => String::new(),
+                    };
+                    let fade = match arg("fade") {
+                        Some(FieldValue::Given(fade)) => *fade,
+                        _ => 0.0,
+                    };
                     match self.actors[id].graph.first_transition_layer() {
                         Some(layer) => {
                             let layer = self.actors[id].graph.layers()[layer].name.clone();

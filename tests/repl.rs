@@ -137,6 +137,24 @@ fn a_recorded_session_replays_to_the_same_weights_and_events() {
     assert_eq!(replayed_in(&dir), printed);
 }
 
+#[test]
+fn reload_says_the_library_stays_only_when_no_lua_file_re_runs() {
+    let dir = scratch("reload-rerun");
+    std::fs::copy("samples/locomotion.toml", dir.join("loco.toml")).unwrap();
+    let setup = dir.join("setup.lua");
+    std::fs::write(&setup, "bl.load('loco.toml')\n").unwrap();
+    // The re-run loads the configs again: saying the library stays would be untrue.
+    let input = format!("io.open({:?}, 'a'):write(\"print('v2')\\n\"):close()\n:reload\n:reload\n", setup.display());
+    let repl = pipe_through(&[setup.to_str().unwrap()], &input, &dir);
+    let rerun = format!(
+        "configs unchanged on disk\nframe 0 t=0.000000 reload_applied generation=2 files={}\nv2\nre-ran {}\n",
+        dir.join("loco.toml").display(),
+        setup.display()
+    );
+    assert!(repl.contains(&rerun), "{rerun}in\n{repl}");
+    assert!(repl.ends_with("configs unchanged on disk: the live library stays\n"), "{repl}");
+}
+
 /// Sends `code`, waits until it prints `busy`, then sends Ctrl-C's signal.
 fn interrupt_when(repl: &mut pty::Piped, code: &str, busy: &str) {
     repl.send(code);
@@ -197,6 +215,23 @@ fn a_start_up_script_and_an_interrupted_step_replay_from_any_folder() {
     // events (from another, the files' names in the events say where they are from there).
     let events = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     assert_eq!(events("replay.jsonl"), events("repl.jsonl"));
+}
+
+#[test]
+fn plain_input_says_how_to_leave_at_an_idle_ctrl_c_and_leaves_at_the_next() {
+    let mut repl = pty::Piped::start(&[]);
+    repl.send("print('ready')\n");
+    repl.out.wait_for("ready");
+    pty::interrupt(repl.child.id());
+    repl.err.wait_for("(Ctrl-C again or :quit to leave)");
+    // A line in between: the next Ctrl-C is a first one again.
+    repl.send("print('still here')\n");
+    repl.out.wait_for("still here");
+    pty::interrupt(repl.child.id());
+    repl.err.wait_for("(Ctrl-C again or :quit to leave)");
+    pty::interrupt(repl.child.id());
+    repl.err.wait_for("interrupted twice: leaving");
+    assert_eq!(repl.child.wait().unwrap().code(), Some(130));
 }
 
 #[test]
@@ -261,6 +296,8 @@ fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
     term.wait_for("error: stdin:1: interrupted");
     term.type_line("n >= 1000");
     term.wait_for("true");
+    term.press(b"\x03");
+    term.wait_for("Ctrl-C again or Ctrl-D to leave");
     term.type_text("half a line");
     term.press(b"\x03");
     term.press(b"\x03");

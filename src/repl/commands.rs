@@ -37,7 +37,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (":weights", "[actor]", "weight tables with bars: one actor, or every actor"),
     (":events", "[kind…]", "the event log, or only events of the given kinds"),
     (":graph", "actor", "the actor's live graph: layers, mixers, inputs raw → normalized, local times"),
-    (":watch", "[kind|all on|off]", "print events of a kind as they happen, or list the live kinds"),
+    (
+        ":watch",
+        "[kind|all on|off]",
+        "print events of a kind as they happen, or list the live kinds (clip_tick needs bl.trace_ticks(true))",
+    ),
     (":plot", "actor [N]", "each leaf's weight over the last N frames (60, at most 240): blank 0, ▁ > 0 … █ 1"),
     (":record", "FILE", "write the session so far as a Lua script that `blendlab run FILE` replays"),
     (":reload", "", "re-read every loaded config now and re-run the Lua files that changed"),

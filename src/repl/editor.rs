@@ -52,7 +52,7 @@ pub(super) fn run(options: Options, messages: Sender<Message>, inbox: Receiver<M
         Err(_) => return Err("the line editor did not start".into()),
     };
     let mut repl = Repl::new(sink.clone(), sink, &options, &messages)?;
-    install_ctrl_c(&repl.interrupt)?;
+    install_ctrl_c(&repl.interrupt, None)?;
     repl.load(&options.files);
     drop(messages);
     if options.measure {

@@ -43,6 +43,10 @@ use transcript::{Code, Entry, interrupted, relative_path, replay_script};
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
+/// Said when `clip_tick` goes live while ticks are not traced. `:watch` does not turn tracing
+/// on itself: it only chooses what prints, and tracing changes the event log, which a
+/// `:record` replay (where `:watch` is a comment) must end with as the session did.
+const TICKS_UNTRACED: &str = "clip_tick events are logged only while tick tracing is on: bl.trace_ticks(true)";
 /// `:events` prints at most this many of the latest matching events.
 const EVENTS_SHOWN: usize = 200;
 
@@ -54,6 +58,8 @@ pub enum Message {
     Complete { line: String, pos: usize, reply: Sender<(usize, Vec<String>)> },
     /// Watched files changed (debounced), by loaded name.
     Changed(Vec<String>),
+    /// Ctrl-C's signal came with plain input (where Ctrl-C is always a signal).
+    Interrupted,
     /// End of input: Ctrl-D, Ctrl-C twice, or the end of piped input.
     Quit,
 }
@@ -474,35 +480,41 @@ impl Repl {
             }
             Some((kind, on)) => {
                 let kinds: Vec<&str> = if kind == "all" { KIND_NAMES.to_vec() } else { vec![kind.as_str()] };
-                for kind in kinds {
+                for kind in &kinds {
                     if let Err(message) = self.host.set_live(kind, on) {
                         return self.error(&message);
                     }
+                }
+                if on && kinds.contains(&"clip_tick") && !self.host.with_session(Session::traces_ticks) {
+                    self.note(TICKS_UNTRACED);
                 }
             }
         }
     }
 
     /// `:reload`: configs a load failed for, every loaded config now, then the Lua files
-    /// whose text changed.
+    /// whose text changed. The library stays only when no Lua file re-runs: a re-run may load
+    /// configs itself, so then the note says no more than that the configs are unchanged.
     fn reload_all(&mut self) {
         let unloaded = self.host.unloaded_configs();
         self.load_unloaded(&unloaded);
         let configs: Vec<String> = self.host.watched_files().into_iter().filter(|f| !self.host.is_script(f)).collect();
-        if !configs.is_empty() {
-            self.reload_configs(&configs, true);
+        let scripts = self.host.changed_scripts();
+        if !configs.is_empty() && !self.reload_configs(&configs, true) {
+            self.note(if scripts.is_empty() {
+                "configs unchanged on disk: the live library stays"
+            } else {
+                "configs unchanged on disk"
+            });
         }
-        let reruns = self.host.rerun_changed_scripts();
-        if unloaded.is_empty() && configs.is_empty() && reruns.is_empty() {
+        if unloaded.is_empty() && configs.is_empty() && scripts.is_empty() {
             self.note("nothing to reload: no config loaded and no Lua file changed");
         }
-        for (path, outcome) in reruns {
-            match outcome {
-                Ok(()) => self.note(&format!("re-ran {path}")),
-                Err(e) => self.error(&e.message),
+        for path in scripts {
+            if self.job(|host| host.rerun_script(&path)).is_ok() {
+                self.note(&format!("re-ran {path}"));
             }
         }
-        self.after_job();
     }
 
     /// Loads each of `files`, configs a load failed for; the transcript notes each that loads.
@@ -536,22 +548,26 @@ impl Repl {
         }
     }
 
-    fn reload_configs(&mut self, configs: &[String], forced: bool) {
-        match self.host.reload_configs(configs) {
-            Reload::Unchanged if forced => self.note("configs unchanged on disk: the live library stays"),
-            Reload::Unchanged => {}
+    /// Reloads `configs` and prints what it did; returns whether they differed from the live
+    /// library (false: they read the same, and nothing happened).
+    fn reload_configs(&mut self, configs: &[String], forced: bool) -> bool {
+        let differed = match self.host.reload_configs(configs) {
+            Reload::Unchanged => false,
             Reload::Applied { report } => {
                 let _ = self.host.flush_events();
                 self.say(&report);
                 self.note_save(configs, forced);
+                true
             }
             Reload::Failed { diagnostics } => {
                 let _ = self.host.flush_events();
                 self.error(&format!("reload failed; the last good library stays live\n{diagnostics}"));
                 self.note_save(configs, forced);
+                true
             }
-        }
+        };
         self.after_job();
+        differed
     }
 
     /// A reload after a save, for the transcript (`:reload` notes itself).
@@ -559,6 +575,15 @@ impl Repl {
         if !forced {
             self.transcript
                 .push(Entry::Note(format!("reloaded here after a save: {} (not replayed)", configs.join(", "))));
+        }
+    }
+
+    /// Ctrl-C's signal with plain input: if it found the session idle (the flag is still set:
+    /// no chunk has run since to take it), the next one leaves, so say so. One that stopped a
+    /// chunk was taken by it, and the chunk's error said so.
+    fn interrupted(&mut self) {
+        if self.interrupt.load(Ordering::Relaxed) {
+            let _ = self.err.write_all(b"(Ctrl-C again or :quit to leave)\n");
         }
     }
 
@@ -614,7 +639,7 @@ pub fn run(options: Options) -> Result<(), String> {
         return editor::run(options, messages, inbox);
     }
     let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
-    install_ctrl_c(&repl.interrupt)?;
+    install_ctrl_c(&repl.interrupt, Some(messages.clone()))?;
     repl.load(&options.files);
     std::thread::Builder::new()
         .name("blendlab-input".into())
@@ -659,6 +684,7 @@ pub(crate) fn serve(repl: &mut Repl, inbox: &Receiver<Message>, ready: Option<&S
                 let _ = reply.send(repl.complete(&line, pos));
             }
             Message::Changed(files) => repl.files_changed(files),
+            Message::Interrupted => repl.interrupted(),
             Message::Quit => {
                 repl.finish();
                 return;
@@ -678,13 +704,17 @@ fn read_plain_lines(messages: &Sender<Message>) {
 }
 
 /// Ctrl-C while Lua or a step runs sets the interrupt flag. With plain input, Ctrl-C twice
-/// while idle leaves (on a terminal the editor reads Ctrl-C as a key instead).
-pub(crate) fn install_ctrl_c(interrupt: &Arc<AtomicBool>) -> Result<(), String> {
+/// while idle leaves, and the first tells `hints` so the session can say so (on a terminal
+/// the editor reads Ctrl-C as a key instead, and gives its own hint).
+pub(crate) fn install_ctrl_c(interrupt: &Arc<AtomicBool>, hints: Option<Sender<Message>>) -> Result<(), String> {
     let flag = interrupt.clone();
     ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::Relaxed) {
             let _ = writeln!(std::io::stderr(), "\ninterrupted twice: leaving");
             std::process::exit(130);
+        }
+        if let Some(hints) = &hints {
+            let _ = hints.send(Message::Interrupted);
         }
     })
     .map_err(|e| format!("cannot handle Ctrl-C: {e}"))

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Align, fixed, grid};
+use super::{Align, fixed, grid, source_summary};
 use crate::blend::band::{Band, Limit};
 use crate::blend::simple_directional::Solution;
 use crate::blend::triangulated::Location;
@@ -17,16 +17,25 @@ use crate::config::raw::BlendKind;
 use crate::graph::Source;
 use crate::session::{ActorId, Session};
 
-/// The explanation of every blend tree of actor `id`, layer by layer.
+/// The explanation of every blend tree of actor `id`, layer by layer. An actor without a
+/// blend-tree layer gets a line saying so and what its layers hold instead, so the header
+/// alone never reads as an explanation that went missing.
 pub fn explain(session: &Session, id: ActorId) -> String {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
     let mut out = format!("{} · explain · frame {}\n", actor.name, session.clock().frame());
-    for layer in actor.graph().layers() {
+    let layers = actor.graph().layers();
+    for layer in layers {
         let Source::BlendTree(runtime) = &layer.source else { continue };
         let _ = writeln!(out, "layer {}", layer.name);
         for node in runtime.explain() {
             out.push_str(&node_text(snapshot, &node));
+        }
+    }
+    if !layers.iter().any(|l| matches!(l.source, Source::BlendTree(_))) {
+        out.push_str("no blend tree to explain; its layers hold:\n");
+        for layer in layers {
+            let _ = writeln!(out, "  layer {}  {}", layer.name, source_summary(snapshot, &layer.source));
         }
     }
     out

@@ -45,7 +45,7 @@ pub fn event_json(event: &Event) -> String {
         let value = match value {
             FieldValue::Text(text) => json_string(&text),
             FieldValue::Int(n) => n.to_string(),
-            FieldValue::Number(x) => json_number(x),
+            FieldValue::Number(x) | FieldValue::Given(x) => json_number(x),
         };
         let _ = write!(line, ",{}:{value}", json_string(key));
     }
@@ -75,6 +75,13 @@ mod tests {
         assert_eq!(
             event_json(&event),
             r#"{"frame":3,"time":0.05,"actor":"hero \"1\"","kind":"signal","name":"hit\n","timeline":"a"}"#
+        );
+        let args = vec![("fade".to_string(), FieldValue::Given(0.1))];
+        let command =
+            Event { kind: EventKind::Command { kind: "PlayAnimation".into(), source: "s".into(), args }, ..event };
+        assert!(
+            event_json(&command).ends_with(r#""type":"PlayAnimation","source":"s","fade":0.1}"#),
+            "a number, not text"
         );
         assert_eq!(json_string("\u{1}"), "\"\\u0001\"");
         assert_eq!(json_number(f64::NAN), "null");

@@ -516,7 +516,7 @@ pub(crate) fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
         match value {
             FieldValue::Text(text) => table.set(key, text)?,
             FieldValue::Int(n) => table.set(key, n)?,
-            FieldValue::Number(x) => table.set(key, x)?,
+            FieldValue::Number(x) | FieldValue::Given(x) => table.set(key, x)?,
         }
     }
     Ok(table)

@@ -230,8 +230,11 @@ impl Host {
             );
             return Err(ScriptError { message });
         }
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| ScriptError { message: format!("cannot read {}: {e}", path.display()) })?;
+        self.run_source(path, read_script(path)?, args)
+    }
+
+    /// Runs `source`, the text of the script file `path`, as [`Host::run_file`] does.
+    fn run_source(&self, path: &Path, source: String, args: &[String]) -> Result<(), ScriptError> {
         let arg = self.lua.create_table()?;
         arg.set(0, path.display().to_string())?;
         for (i, a) in args.iter().enumerate() {
@@ -437,27 +440,22 @@ impl Host {
         Reload::Applied { report: reload_report(&changes, host.output.style) }
     }
 
-    /// `:reload` for Lua: re-runs every file run earlier whose text changed on disk, in the
-    /// order they first ran, in the same globals. While a file re-runs, its `bl.spawn` of an
-    /// actor that already exists with the same spec returns that actor, and the listeners and
-    /// the `bl.at` callbacks (those not run yet) of its previous run are replaced. Returns
-    /// (path, outcome) per file re-run.
-    pub fn rerun_changed_scripts(&self) -> Vec<(String, Result<(), ScriptError>)> {
-        let scripts = self.state.borrow().scripts.clone();
-        let mut results = Vec::new();
-        for script in scripts {
-            let path = PathBuf::from(&script.path);
-            let outcome = match std::fs::read_to_string(&path) {
-                Ok(text) if text == script.text => continue,
-                Ok(_) => self.rerun(&script.path, &path),
-                Err(e) => Err(ScriptError { message: format!("cannot read {}: {e}", script.path) }),
-            };
-            results.push((script.path, outcome));
-        }
-        results
+    /// The Lua files run earlier whose text on disk is not the text they ran (or that cannot
+    /// be read now), in the order they first ran: what `:reload` re-runs. The REPL asks
+    /// before it reloads configs, to say what happens next truthfully.
+    pub fn changed_scripts(&self) -> Vec<String> {
+        let host = self.state.borrow();
+        let changed = |s: &&SourceFile| std::fs::read_to_string(&s.path).map_or(true, |text| text != s.text);
+        host.scripts.iter().filter(changed).map(|s| s.path.clone()).collect()
     }
 
-    fn rerun(&self, name: &str, path: &Path) -> Result<(), ScriptError> {
+    /// `:reload` for one Lua file run earlier: re-runs it in the same globals. While it
+    /// re-runs, its `bl.spawn` of an actor that already exists with the same spec returns
+    /// that actor, and the listeners and the `bl.at` callbacks (those not run yet) of its
+    /// previous run are replaced.
+    /// A file that cannot be read now keeps what its previous run registered.
+    pub fn rerun_script(&self, name: &str) -> Result<(), ScriptError> {
+        let source = read_script(Path::new(name))?;
         let origin = format!("@{name}");
         {
             let mut host = self.state.borrow_mut();
@@ -465,7 +463,7 @@ impl Host {
             host.callbacks.retain(|_, c| c.origin.as_deref() != Some(origin.as_str()));
             host.rerunning = Some(origin);
         }
-        let outcome = self.run_file(path, &[]);
+        let outcome = self.run_source(Path::new(name), source, &[]);
         self.state.borrow_mut().rerunning = None;
         outcome
     }
@@ -535,6 +533,11 @@ impl Host {
     }
 }
 
+/// The text of the Lua file `path`, or an error naming it.
+fn read_script(path: &Path) -> Result<String, ScriptError> {
+    std::fs::read_to_string(path).map_err(|e| ScriptError { message: format!("cannot read {}: {e}", path.display()) })
+}
+
 /// Resolves `..` and `.` lexically so printed paths stay short and stable.
 pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -576,7 +579,8 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
             let mut host = state.borrow_mut();
             host.session.reload_failed(1);
             host.last_build_failed = true;
-            format!("{path}: error: cannot read file: {e}")
+            // A message, not a diagnostic line: whoever shows it labels it `error:` already.
+            format!("{path}: cannot read file: {e}")
         })
         .and_then(|text| rebuild(state, vec![SourceFile { path: path.clone(), text }]));
     let mut host = state.borrow_mut();

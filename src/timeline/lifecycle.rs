@@ -4,7 +4,7 @@
 //! while begun and inside, Finish at `end_frame`. Tasks only submit commands (§7).
 
 use super::{TaskKind, Timeline};
-use crate::event::EventKind;
+use crate::event::{EventKind, FieldValue};
 use crate::time::Ticks;
 
 /// A lifecycle step of a task.
@@ -142,10 +142,10 @@ impl Lifecycle {
     /// The command a task submits at `phase`, if any.
     fn command(&self, def: &Timeline, clip: usize, phase: Phase) -> Option<EventKind> {
         let task = def.clips[clip].task.as_ref()?;
-        let arg = |key: &str, value: &str| (key.to_string(), value.to_string());
+        let arg = |key: &str, value: &str| (key.to_string(), FieldValue::Text(value.to_string()));
         let (kind, args) = match (&task.kind, phase) {
             (TaskKind::PlayAnimation { animation, fade }, Phase::Begin) => {
-                ("PlayAnimation", vec![arg("animation", animation), arg("fade", &fade.to_string())])
+                ("PlayAnimation", vec![arg("animation", animation), ("fade".to_string(), FieldValue::Given(*fade))])
             }
             (TaskKind::PlayAudio { audio }, Phase::Begin) => ("PlayAudio", vec![arg("audio", audio)]),
             (TaskKind::ApplyHit { hit_profile }, Phase::Begin) => ("ApplyHit", vec![arg("hit_profile", hit_profile)]),

@@ -71,3 +71,11 @@ print(select("#", fresh:play("demo_attack", { layer = "skill" })), fresh:play("d
 print(pcall(fresh.play, fresh, "demo_attack", { layer = "skill", from = -0.5 }))
 local again = fresh:play("demo_attack", { layer = "skill" })
 print(pcall(again.seek, again, -1))
+
+print("-- explain on an actor without a blend tree says what its layers hold instead")
+print(fresh:explain())
+
+print("-- a command's numbers reach Lua as numbers (the event line prints them as written)")
+local play = bl.events({ kind = "command", actor = "hero" })[1]
+print(play.type, play.fade, math.type(play.fade))
+print(bl.expect_event({ kind = "command", actor = "hero", fade = 0.1 }).animation)
