@@ -263,10 +263,12 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
         .collect();
     let unparsed = parsed.iter().filter(|f| f.unparsed).map(|f| f.path.clone()).collect();
     let unread = parsed.iter().flat_map(|f| f.unread.iter().cloned()).collect();
+    let parameters_unknown = parsed.iter().any(|f| f.parameters_unknown);
     let mut builder = Builder {
         sources,
         unparsed,
         unread,
+        parameters_unknown,
         entry_valid: true,
         entry_reported: Vec::new(),
         diagnostics,
@@ -297,6 +299,9 @@ struct Builder<'a> {
     /// Names of entries that could not be read at all: they have their error, so references
     /// to them are not reported as unknown names too.
     unread: BTreeSet<(Namespace, String)>,
+    /// Whether an entry that declares or reads parameters could not be read or is invalid
+    /// ([`ParsedFile::parameters_unknown`]): then an unknown parameter is not reported.
+    parameters_unknown: bool,
     /// Of the timeline being compiled: whether it is locally valid (warnings are only given
     /// for valid ones — an invalid one has errors to fix first) and its reported keys.
     entry_valid: bool,

@@ -61,6 +61,12 @@ pub struct ParsedFile {
     /// Entries that could not be read at all (reported), by the names they define: references
     /// to them are not reported again as unknown names.
     pub unread: Vec<(Namespace, String)>,
+    /// Some `[parameters]` entry could not be read, or some blend tree could not be read or is
+    /// locally invalid (its parameters may be misnamed or missing). Parameters are known
+    /// through the entries that declare or read them, so then the library's parameters are not
+    /// all known, and a parameter named elsewhere (in `[inputs]`) that matches none is not
+    /// reported: it may be the one that entry meant, and the entry has its error already.
+    pub parameters_unknown: bool,
     /// The file is not valid TOML, so it defines nothing.
     pub unparsed: bool,
 }
@@ -103,14 +109,22 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
         let section = key.get_ref().as_ref();
         let Some(entries) = value.get_ref().as_table() else {
             problems.type_error(value.span(), section, "a table", &value);
+            parsed.parameters_unknown |= matches!(section, "parameters" | "blend_trees");
             continue;
         };
         let unread = &mut parsed.unread;
         let asset = Some((Namespace::Asset, &mut *unread));
         match section {
             "clips" => parsed.clips = problems.entries(entries, validate_clip, asset),
-            "parameters" => parsed.parameters = problems.entries(entries, validate_parameter, None),
-            "blend_trees" => parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree, asset),
+            "parameters" => {
+                parsed.parameters = problems.entries(entries, validate_parameter, None);
+                parsed.parameters_unknown |= parsed.parameters.len() < entries.len();
+            }
+            "blend_trees" => {
+                parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree, asset);
+                parsed.parameters_unknown |=
+                    parsed.blend_trees.len() < entries.len() || parsed.blend_trees.iter().any(|t| !t.valid);
+            }
             "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline, asset),
             "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph, asset),
             "audio" => {
