@@ -445,7 +445,12 @@ impl Builder<'_> {
         for p in pending.iter_mut() {
             let Some(name) = &p.raw.get_ref().name else { continue };
             if !used.insert(name.get_ref().clone()) {
-                self.error(file, name.span(), format!("two clips of this timeline are named `{}`", name.get_ref()), None);
+                self.error(
+                    file,
+                    name.span(),
+                    format!("two clips of this timeline are named `{}`", name.get_ref()),
+                    None,
+                );
             }
             p.clip.name = name.get_ref().clone();
         }
