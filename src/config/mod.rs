@@ -197,6 +197,12 @@ impl Problems<'_> {
         }
     }
 
+    /// Whether a problem with `key` was reported while reading the entry being validated: a
+    /// check that depends on that key's value would judge the default that stands in for it.
+    fn was_reported(&self, key: &str) -> bool {
+        self.reported.iter().any(|k| k == key)
+    }
+
     /// Reports every way `name`, written at `span`, breaks the name rule ([`name_problems`]).
     /// When `_` in place of each `/` and `#` makes a name that keeps the rule (so those were
     /// its only problems), that name is the hint.

@@ -268,19 +268,22 @@ pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>)
     {
         p.error(rate.span(), format!("frame_rate must be from 1 to {MAX_FRAME_RATE}, got {}", rate.get_ref()));
     }
-    match (t.duration_mode, &t.duration) {
-        (DurationMode::Fixed, None) => {
+    // An unreadable duration_mode (reported) stands at its default, so a `duration` is not
+    // judged against the mode — only as a duration, as the mode that takes one would.
+    let mode = (!p.was_reported("duration_mode")).then_some(t.duration_mode);
+    match (mode, &t.duration) {
+        (Some(DurationMode::Fixed), None) => {
             p.missing(&["duration"], timeline.span.clone(), "duration_mode = \"fixed\" needs a `duration`")
         }
-        (DurationMode::BasedOnClips, Some(d)) => {
+        (Some(DurationMode::BasedOnClips), Some(d)) => {
             p.error(d.span(), "`duration` is only used with duration_mode = \"fixed\"".to_string())
         }
-        (DurationMode::Fixed, Some(d)) => {
+        (Some(DurationMode::Fixed) | None, Some(d)) => {
             if p.finite(d, "duration") && *d.get_ref() <= 0.0 {
                 p.error(d.span(), format!("duration must be > 0 seconds, got {}", number(*d.get_ref())));
             }
         }
-        (DurationMode::BasedOnClips, None) => {}
+        (Some(DurationMode::BasedOnClips) | None, None) => {}
     }
     let rate = t.frame_rate.as_ref().map(|r| *r.get_ref());
     for marker in &t.markers {
