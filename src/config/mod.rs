@@ -295,7 +295,7 @@ impl Problems<'_> {
                             .into(),
                     )
                 } else {
-                    suggestion(&word, expected.iter().map(String::as_str))
+                    meant(&word, &expected).map(|key| format!("did you mean `{key}`?"))
                 };
                 match hint {
                     Some(hint) => d.with_hint(hint),
@@ -338,8 +338,8 @@ type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<String>);
 /// Deserializes one entry, collecting every type-level problem rather than the first: after
 /// each error the offending key (or array element, or the table a field is missing from) is
 /// pruned from a copy and deserialization is retried. A problem that only follows from an
-/// error already reported is not reported again: a "missing field" after a bad value or a
-/// misspelling of that field, or an array of the wrong length after one of its elements was
+/// error already reported is not reported again: a "missing field" after a bad value, a
+/// misspelling or a synonym ([`SYNONYMS`]) of that field, or an array of the wrong length after one of its elements was
 /// pruned.
 fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserialized<T> {
     const MAX_PROBLEMS: usize = 64;
@@ -360,7 +360,7 @@ fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserial
             errors.push(error.clone());
         }
         if let Some((_, word, expected)) = unknown_name(message) {
-            explained.extend(did_you_mean(&word, expected.iter().map(String::as_str)).map(str::to_string));
+            explained.extend(meant(&word, &expected).map(str::to_string));
         }
         let Some(span) = error.span() else { break };
         let Some(pruned) = prune(&mut value, &span, None) else { break };
@@ -412,6 +412,18 @@ fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>, key: Option<&str>) -
         }
         _ => None,
     }
+}
+
+/// Words written for a key under another name, with the key meant: a blend-tree child and a
+/// timeline clip play a `motion` (a clip is one), a marker and a trigger are at a `time`. A
+/// known mistake, so it wins over a near spelling (`clip` is not `clip_in`).
+const SYNONYMS: &[(&str, &str)] = &[("clip", "motion"), ("t", "time")];
+
+/// The key (or name) among `expected` that an unknown `word` most likely meant: its synonym
+/// there ([`SYNONYMS`]), else a close spelling ([`did_you_mean`]).
+fn meant<'e>(word: &str, expected: &'e [String]) -> Option<&'e str> {
+    let synonym = SYNONYMS.iter().filter(|(w, _)| *w == word).find_map(|(_, key)| expected.iter().find(|e| e == key));
+    synonym.map(String::as_str).or_else(|| did_you_mean(word, expected.iter().map(String::as_str)))
 }
 
 /// serde's words for TOML's: tables and arrays, numbers and names.
