@@ -122,14 +122,14 @@ impl Builder<'_> {
             return;
         }
         let track_index = timeline.tracks.len();
-        timeline.tracks.push(TimelineTrack { name: t.name.get_ref().clone(), layers: Vec::new() });
+        timeline.tracks.push(TimelineTrack { name: t.name().to_string(), layers: Vec::new() });
         let layers = std::iter::once((t, muted, false))
             .chain(t.overrides.iter().map(|o| (o.get_ref(), muted_by_group || o.get_ref().muted, true)));
         for (layer_track, layer_muted, is_override) in layers {
             let layer = timeline.layers.len();
             timeline.tracks[track_index].layers.push(layer);
             timeline.layers.push(TimelineLayer {
-                name: layer_track.name.get_ref().clone(),
+                name: layer_track.name().to_string(),
                 track: track_index,
                 mask: layer_track.mask.as_ref().map(|m| m.get_ref().iter().map(|c| c.get_ref().clone()).collect()),
                 muted: layer_muted,
@@ -536,7 +536,7 @@ impl Builder<'_> {
             let mask = l.mask.as_ref().map(|m| self.channel_indices(file, m.get_ref(), &channels, &named.name));
             let Some(source) = self.layer_source(file, layer, &channels, &named.name) else { continue };
             layers.push(LayerDef {
-                name: l.name.get_ref().clone(),
+                name: l.name().to_string(),
                 source,
                 weight: l.weight.as_ref().map_or(1.0, |w| *w.get_ref()),
                 mask,
