@@ -30,6 +30,27 @@ pub struct SourceFile {
     pub text: String,
 }
 
+impl SourceFile {
+    /// A config file from its bytes. TOML is UTF-8 text, so bytes that are not are an error at
+    /// the first invalid one (`Utf8Error::valid_up_to`), located by line and column like every
+    /// other; it comes with the text to render it against, each invalid sequence shown as
+    /// U+FFFD (the caret points at the first).
+    pub fn from_bytes(path: &str, bytes: Vec<u8>) -> Result<SourceFile, (Diagnostic, String)> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceFile { path: path.to_string(), text }),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes()[at];
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let message = format!(
+                    "cannot read file: byte 0x{byte:02x} is not UTF-8 text (a config is read as UTF-8: save it so)"
+                );
+                Err((Diagnostic::error(path, at..at + char::REPLACEMENT_CHARACTER.len_utf8(), message), text))
+            }
+        }
+    }
+}
+
 /// A definition with its name and the span of that name.
 #[derive(Clone, Debug)]
 pub struct Named<T> {
@@ -518,6 +539,19 @@ fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<raw::Exact<f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located_at_the_first_invalid_one() {
+        let latin1 = b"[clips.walk]\nlength = 1.0 # caf\xe9 \xe9\n".to_vec();
+        let (d, text) = SourceFile::from_bytes("f.toml", latin1).unwrap_err();
+        assert_eq!(
+            d.render(&text),
+            "f.toml:2:19: error: cannot read file: byte 0xe9 is not UTF-8 text (a config is read as UTF-8: save it \
+             so)\n  |\n2 | length = 1.0 # caf\u{fffd} \u{fffd}\n  |                   ^\n"
+        );
+        let source = SourceFile::from_bytes("f.toml", "é = 1".into()).unwrap();
+        assert_eq!(source.text, "é = 1");
+    }
 
     #[test]
     fn serde_unknown_names_are_parsed() {
