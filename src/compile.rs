@@ -263,10 +263,12 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
         .collect();
     let unparsed = parsed.iter().filter(|f| f.unparsed).map(|f| f.path.clone()).collect();
     let unread = parsed.iter().flat_map(|f| f.unread.iter().cloned()).collect();
+    let parameters_unknown = parsed.iter().any(|f| f.parameters_unknown);
     let mut builder = Builder {
         sources,
         unparsed,
         unread,
+        parameters_unknown,
         entry_valid: true,
         entry_reported: Vec::new(),
         diagnostics,
@@ -297,6 +299,9 @@ struct Builder<'a> {
     /// Names of entries that could not be read at all: they have their error, so references
     /// to them are not reported as unknown names too.
     unread: BTreeSet<(Namespace, String)>,
+    /// Whether an entry that declares or reads parameters could not be read or is invalid
+    /// ([`ParsedFile::parameters_unknown`]): then an unknown parameter is not reported.
+    parameters_unknown: bool,
     /// Of the timeline being compiled: whether it is locally valid (warnings are only given
     /// for valid ones — an invalid one has errors to fix first) and its reported keys.
     entry_valid: bool,
@@ -519,31 +524,45 @@ impl Builder<'_> {
     /// locally valid tree, builds its layout.
     fn blend_tree(&mut self, file: usize, tree: &Named<RawBlendTree>) -> Option<BlendTree> {
         let raw = &tree.value;
-        let kind = *raw.kind.get_ref();
+        let kind = raw.kind.as_ref().map(|k| *k.get_ref());
         let declared = self.declared;
+        let child_parameters = || raw.children().iter().filter_map(|c| c.parameter.as_ref());
         let names: Vec<&Spanned<String>> = match kind {
-            BlendKind::OneD => raw.parameter.iter().collect(),
-            BlendKind::Direct => raw.children.get_ref().iter().filter_map(|c| c.parameter.as_ref()).collect(),
-            _ => raw.parameters.iter().flat_map(|ps| ps.get_ref()).collect(),
+            Some(BlendKind::OneD) => raw.parameter.iter().collect(),
+            Some(BlendKind::Direct) => child_parameters().collect(),
+            Some(_) => raw.parameters.iter().flat_map(|ps| ps.get_ref()).collect(),
+            // Without a type (reported), every parameter it names may be one it reads.
+            None => raw
+                .parameter
+                .iter()
+                .chain(raw.parameters.iter().flat_map(|ps| ps.get_ref()))
+                .chain(child_parameters())
+                .collect(),
         };
         let parameters: Vec<ParamId> = names.into_iter().filter_map(|p| self.parameter(file, p, declared)).collect();
-        let children: Vec<Motion> = raw.children.get_ref().iter().map(|c| self.motion(file, &c.motion)).collect();
+        let children: Vec<Motion> = raw.children().iter().map(|c| self.motion(file, &c.motion)).collect();
         self.tree_children.push(children.clone());
-        if !tree.valid {
-            return None;
-        }
-        let (layout, children) = self.layout(file, tree, children);
+        // A locally valid tree has its type and children: their absence is an error.
+        let (true, Some(kind), Some(raw_children)) = (tree.valid, kind, &raw.children) else { return None };
+        let (layout, children) = self.layout(file, tree, kind, raw_children, children);
         Some(BlendTree { name: tree.name.clone(), kind, parameters, children, layout, sync: raw.sync })
     }
 
     /// The layout of a locally valid tree, with its children in layout order; reports what
     /// only the geometry shows (warnings, and a position the triangulation cannot take).
-    fn layout(&mut self, file: usize, tree: &Named<RawBlendTree>, children: Vec<Motion>) -> (Layout, Vec<Motion>) {
+    fn layout(
+        &mut self,
+        file: usize,
+        tree: &Named<RawBlendTree>,
+        kind: BlendKind,
+        children_table: &Spanned<Vec<RawChild>>,
+        children: Vec<Motion>,
+    ) -> (Layout, Vec<Motion>) {
         let raw = &tree.value;
-        let raw_children = raw.children.get_ref();
+        let raw_children = children_table.get_ref();
         let positions: Vec<Point> =
             raw_children.iter().map(|c| c.position.as_ref().map_or(ORIGIN, |p| p.get_ref().0)).collect();
-        let layout = match *raw.kind.get_ref() {
+        let layout = match kind {
             BlendKind::OneD => {
                 let mut sorted: Vec<(f64, Motion)> = raw_children
                     .iter()
@@ -563,7 +582,7 @@ impl Builder<'_> {
                 if !positions.contains(&ORIGIN) {
                     self.warning(
                         file,
-                        raw.children.span(),
+                        children_table.span(),
                         format!("2d_freeform_directional tree `{}` has no child at (0, 0)", tree.name),
                         Some(
                             "Unity expects one (an idle): without it the weights near (0, 0) swing with the input's \
@@ -574,7 +593,7 @@ impl Builder<'_> {
                 }
                 Layout::FreeformDirectional(FreeformDirectional::new(positions))
             }
-            BlendKind::Triangulated => Layout::Triangulated(self.triangulate(file, tree, positions)),
+            BlendKind::Triangulated => Layout::Triangulated(self.triangulate(file, tree, children_table, positions)),
             BlendKind::Direct => Layout::Direct { normalize: raw.normalize.as_ref().is_some_and(|n| *n.get_ref()) },
         };
         (layout, children)
@@ -628,9 +647,15 @@ impl Builder<'_> {
     /// The triangulation of a valid `2d_triangulated` tree: its explicit triangles, or the
     /// Delaunay triangulation — with a warning naming the triangles chosen when some
     /// children lie on one circle, where that choice is not unique.
-    fn triangulate(&mut self, file: usize, tree: &Named<RawBlendTree>, positions: Vec<Point>) -> Triangulated {
+    fn triangulate(
+        &mut self,
+        file: usize,
+        tree: &Named<RawBlendTree>,
+        children_table: &Spanned<Vec<RawChild>>,
+        positions: Vec<Point>,
+    ) -> Triangulated {
         let raw = &tree.value;
-        let children = raw.children.get_ref();
+        let children = children_table.get_ref();
         if let Some(triangles) = &raw.triangles {
             let corners = triangles.get_ref().iter().map(|t| t.get_ref().0.map(|i| i as usize)).collect();
             return Triangulated::with_triangles(positions, corners);
@@ -638,7 +663,7 @@ impl Builder<'_> {
         let layout = match Triangulated::delaunay(positions.clone()) {
             Ok(layout) => layout,
             Err(e) => {
-                let span = children[e.child].position.as_ref().map_or(raw.children.span(), Spanned::span);
+                let span = children[e.child].position.as_ref().map_or(children_table.span(), Spanned::span);
                 self.error(file, span, e.to_string(), None);
                 // The library has an error, so this stand-in never reaches a snapshot.
                 return Triangulated::with_triangles(positions, Vec::new());
@@ -652,7 +677,7 @@ impl Builder<'_> {
             let indices: Vec<String> = layout.triangles().map(|t| format!("[{}, {}, {}]", t[0], t[1], t[2])).collect();
             self.warning(
                 file,
-                raw.children.span(),
+                children_table.span(),
                 format!(
                     "children on one circle ({}) have no unique Delaunay triangulation; blendlab chose {}",
                     circles.join("; "),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use blendlab::compile::compile;
-use blendlab::config::SourceFile;
+use blendlab::config::{Diagnostic, SourceFile};
 use blendlab::repl;
 use blendlab::report::{Style, count};
 use blendlab::script::{Confinement, Host, Limits, Output, headless, parse_memory, parse_timeout, partition};
@@ -302,6 +302,17 @@ fn crowd(actors: usize, frames: usize, runs: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// A diagnostic rendered against its file's text, its severity in colour when `style` says so.
+fn styled(style: Style, d: &Diagnostic, text: &str) -> String {
+    let rendered = d.render(text);
+    if !style.color {
+        return rendered;
+    }
+    let label = format!("{}:", d.severity.label());
+    let painted = if d.is_error() { label.red().bold().to_string() } else { label.yellow().bold().to_string() };
+    rendered.replacen(&label, &painted, 1)
+}
+
 /// `blendlab check`: every diagnostic of the files as one library; exit 1 on any error.
 fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     let mut sources = Vec::new();
@@ -327,8 +338,14 @@ fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     let mut seen = std::collections::BTreeSet::new();
     files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
     for file in &files {
-        match std::fs::read_to_string(file) {
-            Ok(text) => sources.push(SourceFile { path: file.display().to_string(), text }),
+        match std::fs::read(file) {
+            Ok(bytes) => match SourceFile::from_bytes(&file.display().to_string(), bytes) {
+                Ok(source) => sources.push(source),
+                Err((d, text)) => {
+                    eprint!("{}", styled(style, &d, &text));
+                    unreadable += 1;
+                }
+            },
             Err(e) => {
                 eprintln!("{}", error_line(style, &format!("{}: cannot read file: {e}", file.display())));
                 unreadable += 1;
@@ -339,15 +356,7 @@ fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     let mut out = std::io::stdout().lock();
     for d in &compiled.diagnostics {
         let text = sources.iter().find(|s| s.path == d.file).map_or("", |s| s.text.as_str());
-        let rendered = d.render(text);
-        let rendered = if style.color {
-            let label = format!("{}:", d.severity.label());
-            let painted = if d.is_error() { label.red().bold().to_string() } else { label.yellow().bold().to_string() };
-            rendered.replacen(&label, &painted, 1)
-        } else {
-            rendered
-        };
-        let _ = write!(out, "{rendered}");
+        let _ = write!(out, "{}", styled(style, d, text));
     }
     let errors = compiled.diagnostics.iter().filter(|d| d.is_error()).count() + unreadable;
     let warnings = compiled.diagnostics.len() + unreadable - errors;

@@ -64,6 +64,19 @@ fn check_reports_unreadable_files() {
 }
 
 #[test]
+fn check_locates_the_first_byte_that_is_not_utf8() {
+    let dir = common::scratch("check-latin1");
+    let latin1 = dir.join("latin1.toml");
+    std::fs::write(&latin1, b"[clips.walk]\nlength = 1.0 # caf\xe9\n").unwrap();
+    let out = blendlab(&["check", latin1.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let headline = format!("{}:2:19: error: cannot read file: byte 0xe9 is not UTF-8 text", latin1.display());
+    assert!(text(&out.stderr).starts_with(&headline), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("1 file checked: 1 error, 0 warnings\n"), "{}", text(&out.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn run_exit_codes() {
     let ok = blendlab(&["run", "scripts/tour.lua"]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));

@@ -58,11 +58,15 @@ impl Builder<'_> {
     }
 
     /// A parameter of the library (declared, or read by a tree); else an error naming the
-    /// closest one.
+    /// closest one — unless the library's parameters are not all known (an entry that would
+    /// declare or read one has an error of its own): the name may be one of those.
     fn known_parameter(&mut self, file: usize, name: &Spanned<String>) -> Option<usize> {
         let wanted = name.get_ref();
         if let Some(id) = self.snapshot.parameter_id(wanted) {
             return Some(id);
+        }
+        if self.parameters_unknown {
+            return None;
         }
         let names: Vec<String> = self.snapshot.parameters.iter().map(|p| p.name.clone()).collect();
         let hint = suggestion(wanted, names.iter().map(String::as_str))

@@ -11,7 +11,7 @@ use crate::config::timeline::{
     CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTask, RawTimeline, RawTimelineClip,
     RawTrack, TrackKind,
 };
-use crate::config::{Namespace, number, suggestion};
+use crate::config::{Namespace, did_you_mean, number, suggestion};
 use crate::graph::DEFAULT_CHANNEL;
 use crate::time::{MAX_SECONDS, Ticks};
 use crate::timeline::interval_tree::{Entry, IntervalTree};
@@ -122,14 +122,14 @@ impl Builder<'_> {
             return;
         }
         let track_index = timeline.tracks.len();
-        timeline.tracks.push(TimelineTrack { name: t.name.get_ref().clone(), layers: Vec::new() });
+        timeline.tracks.push(TimelineTrack { name: t.name().to_string(), layers: Vec::new() });
         let layers = std::iter::once((t, muted, false))
             .chain(t.overrides.iter().map(|o| (o.get_ref(), muted_by_group || o.get_ref().muted, true)));
         for (layer_track, layer_muted, is_override) in layers {
             let layer = timeline.layers.len();
             timeline.tracks[track_index].layers.push(layer);
             timeline.layers.push(TimelineLayer {
-                name: layer_track.name.get_ref().clone(),
+                name: layer_track.name().to_string(),
                 track: track_index,
                 mask: layer_track.mask.as_ref().map(|m| m.get_ref().iter().map(|c| c.get_ref().clone()).collect()),
                 muted: layer_muted,
@@ -226,13 +226,13 @@ impl Builder<'_> {
             }
         };
         let kind_name = t.kind.get_ref().as_str();
-        let fields: [(&str, bool); 6] = [
-            ("animation", t.animation.is_some()),
-            ("audio", t.audio.is_some()),
-            ("hit_profile", t.hit_profile.is_some()),
-            ("name", t.name.is_some()),
-            ("payload", t.payload.is_some()),
-            ("fade", t.fade.is_some()),
+        let fields = [
+            ("animation", t.animation.as_ref().map(Spanned::span)),
+            ("audio", t.audio.as_ref().map(Spanned::span)),
+            ("hit_profile", t.hit_profile.as_ref().map(Spanned::span)),
+            ("name", t.name.as_ref().map(Spanned::span)),
+            ("payload", t.payload.as_ref().map(Spanned::span)),
+            ("fade", t.fade.as_ref().map(Spanned::span)),
         ];
         let wanted: &[&str] = match kind_name {
             "PlayAnimation" => &["animation", "fade"],
@@ -247,11 +247,13 @@ impl Builder<'_> {
                 return None;
             }
         };
-        for (field, present) in fields {
-            if present && !wanted.contains(&field) {
+        for (field, value) in fields {
+            if let Some(value) = value
+                && !wanted.contains(&field)
+            {
                 self.error(
                     file,
-                    raw.span(),
+                    key_span(&self.sources[file].text, value),
                     format!(
                         "`{field}` does not apply to task type {kind_name} (it takes: {})",
                         if wanted.is_empty() { "nothing".to_string() } else { wanted.join(", ") }
@@ -536,7 +538,7 @@ impl Builder<'_> {
             let mask = l.mask.as_ref().map(|m| self.channel_indices(file, m.get_ref(), &channels, &named.name));
             let Some(source) = self.layer_source(file, layer, &channels, &named.name) else { continue };
             layers.push(LayerDef {
-                name: l.name.get_ref().clone(),
+                name: l.name().to_string(),
                 source,
                 weight: l.weight.as_ref().map_or(1.0, |w| *w.get_ref()),
                 mask,
@@ -634,6 +636,9 @@ impl Builder<'_> {
 
     /// Every channel a graph's timeline layers mask must exist in the graph (checked once all
     /// timelines are compiled).
+    /// Masks a graph's timeline layers play against its channels. The problem is reported at
+    /// the layer, not at the timeline's mask: a timeline may be played by several graphs, and
+    /// the mask is wrong only for those without the channel.
     pub(super) fn check_timeline_masks(&mut self) {
         for MaskCheck { file, span, timeline, channels, graph } in std::mem::take(&mut self.pending_mask_checks) {
             let missing: Vec<String> = self.snapshot.timelines[timeline]
@@ -648,7 +653,7 @@ impl Builder<'_> {
                     missing.join(", "),
                     channels.join(", ")
                 );
-                self.error(file, span.clone(), message, None);
+                self.error(file, span.clone(), message, mask_hint(&missing, &channels));
             }
         }
     }
@@ -700,5 +705,39 @@ pub(super) fn is_blend_motion(asset: Asset) -> Option<Motion> {
         Asset::Clip(id) => Some(Motion::Clip(id)),
         Asset::BlendTree(id) => Some(Motion::Tree(id)),
         Asset::Timeline(_) | Asset::Graph(_) => None,
+    }
+}
+
+/// The channels of a graph that the unknown channels of a timeline's masks most likely meant:
+/// "did you mean `upper`?", or for several, "did you mean `upper` for `uper`, …?".
+fn mask_hint(missing: &[String], channels: &[String]) -> Option<String> {
+    let meant: Vec<(&String, &str)> =
+        missing.iter().filter_map(|m| did_you_mean(m, channels.iter().map(String::as_str)).map(|c| (m, c))).collect();
+    match meant.as_slice() {
+        [] => None,
+        [(_, channel)] if missing.len() == 1 => Some(format!("did you mean `{channel}`?")),
+        _ => {
+            let pairs: Vec<String> = meant.iter().map(|(m, c)| format!("`{c}` for `{m}`")).collect();
+            Some(format!("did you mean {}?", pairs.join(", ")))
+        }
+    }
+}
+
+/// The span of the key written before a value (`key = value`, the key bare or quoted): what a
+/// problem with the key itself (it does not belong there) points at. The value's own span
+/// when the text before it is not `key =` (a table given by a header).
+fn key_span(text: &str, value: Range<usize>) -> Range<usize> {
+    let Some(before) = text.get(..value.start).and_then(|b| b.trim_end().strip_suffix('=')) else { return value };
+    let before = before.trim_end();
+    let start = match before.chars().last() {
+        Some(quote @ ('"' | '\'')) => before[..before.len() - 1].rfind(quote),
+        _ => {
+            let bare = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+            Some(before.char_indices().rev().find(|(_, c)| !bare(*c)).map_or(0, |(i, c)| i + c.len_utf8()))
+        }
+    };
+    match start {
+        Some(start) if start < before.len() => start..before.len(),
+        _ => value,
     }
 }

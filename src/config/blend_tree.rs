@@ -28,11 +28,25 @@ fn children_label(kind: BlendKind) -> &'static str {
 
 pub(super) fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) {
     let (name, name_span, t) = (&tree.name, tree.span.clone(), &tree.value);
-    let kind = *t.kind.get_ref();
-    let children = t.children.get_ref();
-    if children.is_empty() {
-        p.missing(&["children"], t.children.span(), format!("blend tree `{name}` has no children"));
+    let children = t.children();
+    match &t.children {
+        Some(list) if list.get_ref().is_empty() => {
+            p.missing(&["children"], list.span(), format!("blend tree `{name}` has no children"))
+        }
+        Some(_) => {}
+        None => p.missing(
+            &["children"],
+            name_span.clone(),
+            format!("blend tree `{name}` needs `children = [{{ motion = \"…\", … }}, …]`"),
+        ),
     }
+    // Without a type (reported as missing, or its unreadable value), no check that depends on
+    // it can be made; the children's motions and the parameters are still checked in `compile`.
+    let Some(kind) = t.kind.as_ref().map(|k| *k.get_ref()) else {
+        let types = BlendKind::ALL.map(BlendKind::name).join(", ");
+        p.missing(&["type"], name_span, format!("blend tree `{name}` needs a `type` (one of: {types})"));
+        return;
+    };
     match kind {
         BlendKind::OneD => {
             if t.parameter.is_none() {

@@ -30,6 +30,27 @@ pub struct SourceFile {
     pub text: String,
 }
 
+impl SourceFile {
+    /// A config file from its bytes. TOML is UTF-8 text, so bytes that are not are an error at
+    /// the first invalid one (`Utf8Error::valid_up_to`), located by line and column like every
+    /// other; it comes with the text to render it against, each invalid sequence shown as
+    /// U+FFFD (the caret points at the first).
+    pub fn from_bytes(path: &str, bytes: Vec<u8>) -> Result<SourceFile, (Diagnostic, String)> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceFile { path: path.to_string(), text }),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes()[at];
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let message = format!(
+                    "cannot read file: byte 0x{byte:02x} is not UTF-8 text (a config is read as UTF-8: save it so)"
+                );
+                Err((Diagnostic::error(path, at..at + char::REPLACEMENT_CHARACTER.len_utf8(), message), text))
+            }
+        }
+    }
+}
+
 /// A definition with its name and the span of that name.
 #[derive(Clone, Debug)]
 pub struct Named<T> {
@@ -61,6 +82,12 @@ pub struct ParsedFile {
     /// Entries that could not be read at all (reported), by the names they define: references
     /// to them are not reported again as unknown names.
     pub unread: Vec<(Namespace, String)>,
+    /// Some `[parameters]` entry could not be read, or some blend tree could not be read or is
+    /// locally invalid (its parameters may be misnamed or missing). Parameters are known
+    /// through the entries that declare or read them, so then the library's parameters are not
+    /// all known, and a parameter named elsewhere (in `[inputs]`) that matches none is not
+    /// reported: it may be the one that entry meant, and the entry has its error already.
+    pub parameters_unknown: bool,
     /// The file is not valid TOML, so it defines nothing.
     pub unparsed: bool,
 }
@@ -103,14 +130,22 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
         let section = key.get_ref().as_ref();
         let Some(entries) = value.get_ref().as_table() else {
             problems.type_error(value.span(), section, "a table", &value);
+            parsed.parameters_unknown |= matches!(section, "parameters" | "blend_trees");
             continue;
         };
         let unread = &mut parsed.unread;
         let asset = Some((Namespace::Asset, &mut *unread));
         match section {
             "clips" => parsed.clips = problems.entries(entries, validate_clip, asset),
-            "parameters" => parsed.parameters = problems.entries(entries, validate_parameter, None),
-            "blend_trees" => parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree, asset),
+            "parameters" => {
+                parsed.parameters = problems.entries(entries, validate_parameter, None);
+                parsed.parameters_unknown |= parsed.parameters.len() < entries.len();
+            }
+            "blend_trees" => {
+                parsed.blend_trees = problems.entries(entries, blend_tree::validate_blend_tree, asset);
+                parsed.parameters_unknown |=
+                    parsed.blend_trees.len() < entries.len() || parsed.blend_trees.iter().any(|t| !t.valid);
+            }
             "timelines" => parsed.timelines = problems.entries(entries, timeline::validate_timeline, asset),
             "graphs" => parsed.graphs = problems.entries(entries, timeline::validate_graph, asset),
             "audio" => {
@@ -181,6 +216,12 @@ impl Problems<'_> {
         if !self.reported.iter().any(|k| keys.contains(&k.as_str())) {
             self.error(span, message);
         }
+    }
+
+    /// Whether a problem with `key` was reported while reading the entry being validated: a
+    /// check that depends on that key's value would judge the default that stands in for it.
+    fn was_reported(&self, key: &str) -> bool {
+        self.reported.iter().any(|k| k == key)
     }
 
     /// Reports every way `name`, written at `span`, breaks the name rule ([`name_problems`]).
@@ -275,7 +316,7 @@ impl Problems<'_> {
                             .into(),
                     )
                 } else {
-                    suggestion(&word, expected.iter().map(String::as_str))
+                    meant(&word, &expected).map(|key| format!("did you mean `{key}`?"))
                 };
                 match hint {
                     Some(hint) => d.with_hint(hint),
@@ -318,8 +359,8 @@ type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<String>);
 /// Deserializes one entry, collecting every type-level problem rather than the first: after
 /// each error the offending key (or array element, or the table a field is missing from) is
 /// pruned from a copy and deserialization is retried. A problem that only follows from an
-/// error already reported is not reported again: a "missing field" after a bad value or a
-/// misspelling of that field, or an array of the wrong length after one of its elements was
+/// error already reported is not reported again: a "missing field" after a bad value, a
+/// misspelling or a synonym ([`SYNONYMS`]) of that field, or an array of the wrong length after one of its elements was
 /// pruned.
 fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserialized<T> {
     const MAX_PROBLEMS: usize = 64;
@@ -340,7 +381,7 @@ fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserial
             errors.push(error.clone());
         }
         if let Some((_, word, expected)) = unknown_name(message) {
-            explained.extend(did_you_mean(&word, expected.iter().map(String::as_str)).map(str::to_string));
+            explained.extend(meant(&word, &expected).map(str::to_string));
         }
         let Some(span) = error.span() else { break };
         let Some(pruned) = prune(&mut value, &span, None) else { break };
@@ -392,6 +433,18 @@ fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>, key: Option<&str>) -
         }
         _ => None,
     }
+}
+
+/// Words written for a key under another name, with the key meant: a blend-tree child and a
+/// timeline clip play a `motion` (a clip is one), a marker and a trigger are at a `time`. A
+/// known mistake, so it wins over a near spelling (`clip` is not `clip_in`).
+const SYNONYMS: &[(&str, &str)] = &[("clip", "motion"), ("t", "time")];
+
+/// The key (or name) among `expected` that an unknown `word` most likely meant: its synonym
+/// there ([`SYNONYMS`]), else a close spelling ([`did_you_mean`]).
+fn meant<'e>(word: &str, expected: &'e [String]) -> Option<&'e str> {
+    let synonym = SYNONYMS.iter().filter(|(w, _)| *w == word).find_map(|(_, key)| expected.iter().find(|e| e == key));
+    synonym.map(String::as_str).or_else(|| did_you_mean(word, expected.iter().map(String::as_str)))
 }
 
 /// serde's words for TOML's: tables and arrays, numbers and names.
@@ -486,6 +539,19 @@ fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<raw::Exact<f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located_at_the_first_invalid_one() {
+        let latin1 = b"[clips.walk]\nlength = 1.0 # caf\xe9 \xe9\n".to_vec();
+        let (d, text) = SourceFile::from_bytes("f.toml", latin1).unwrap_err();
+        assert_eq!(
+            d.render(&text),
+            "f.toml:2:19: error: cannot read file: byte 0xe9 is not UTF-8 text (a config is read as UTF-8: save it \
+             so)\n  |\n2 | length = 1.0 # caf\u{fffd} \u{fffd}\n  |                   ^\n"
+        );
+        let source = SourceFile::from_bytes("f.toml", "é = 1".into()).unwrap();
+        assert_eq!(source.text, "é = 1");
+    }
 
     #[test]
     fn serde_unknown_names_are_parsed() {

@@ -87,6 +87,15 @@ pub enum BlendKind {
 }
 
 impl BlendKind {
+    pub const ALL: [BlendKind; 6] = [
+        BlendKind::OneD,
+        BlendKind::SimpleDirectional,
+        BlendKind::FreeformDirectional,
+        BlendKind::FreeformCartesian,
+        BlendKind::Triangulated,
+        BlendKind::Direct,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             BlendKind::OneD => "1d",
@@ -115,23 +124,32 @@ pub enum SyncMode {
     None,
 }
 
-/// `[blend_trees.NAME]`.
+/// `[blend_trees.NAME]`. `type` and `children` are required, but optional here: a tree
+/// without one is still read, so the rest of it (its children's motions, its parameters) is
+/// checked too; local validation reports what is missing.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a blend tree table with `type` and `children`")]
 pub struct RawBlendTree {
     #[serde(rename = "type")]
-    pub kind: Spanned<BlendKind>,
+    pub kind: Option<Spanned<BlendKind>>,
     /// The parameter of a `1d` tree.
     pub parameter: Option<Spanned<String>>,
     /// The two parameters `[x, y]` of a 2D tree.
     pub parameters: Option<Spanned<Vec<Spanned<String>>>>,
-    pub children: Spanned<Vec<RawChild>>,
+    pub children: Option<Spanned<Vec<RawChild>>>,
     #[serde(default)]
     pub sync: SyncMode,
     /// `direct` only: divide the weights by their sum.
     pub normalize: Option<Spanned<bool>>,
     /// `2d_triangulated` only: explicit triangles as child indices.
     pub triangles: Option<Spanned<Vec<Spanned<Exact<i64, 3>>>>>,
+}
+
+impl RawBlendTree {
+    /// Its children; none when `children` is missing (reported).
+    pub fn children(&self) -> &[RawChild] {
+        self.children.as_ref().map_or(&[], |c| c.get_ref())
+    }
 }
 
 /// One child of a blend tree.

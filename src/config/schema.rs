@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::raw::BlendKind;
 use crate::timeline::TaskKind;
 
 fn described(mut schema: Value, description: &str) -> Value {
@@ -116,20 +117,7 @@ fn definitions() -> Vec<(&'static str, Value)> {
             table(
                 "A blend tree (REFERENCE §2).",
                 vec![
-                    (
-                        "type",
-                        one_of(
-                            &[
-                                "1d",
-                                "2d_simple_directional",
-                                "2d_freeform_directional",
-                                "2d_freeform_cartesian",
-                                "2d_triangulated",
-                                "direct",
-                            ],
-                            "the blend tree type",
-                        ),
-                    ),
+                    ("type", one_of(&BlendKind::ALL.map(BlendKind::name), "the blend tree type")),
                     ("parameter", string("1d: the parameter it blends on")),
                     ("parameters", names("2D types: the two parameters [x, y]")),
                     ("children", list_of(reference("child"), "its children, each a clip or another blend tree")),

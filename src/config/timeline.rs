@@ -189,13 +189,20 @@ impl RawTrack {
     pub fn kind(&self) -> TrackKind {
         self.kind.as_ref().map_or(TrackKind::Animation, |k| *k.get_ref())
     }
+
+    /// Its name; empty when it has none (reported, so the timeline never reaches a snapshot).
+    pub fn name(&self) -> &str {
+        self.name.as_ref().map_or("", |n| n.get_ref())
+    }
 }
 
-/// A track: animation (clips, override sub-tracks) or group (nested tracks).
+/// A track: animation (clips, override sub-tracks) or group (nested tracks). `name` is
+/// required, but optional here: a track without one is still read, so its clips are checked
+/// too; local validation reports it missing.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a track table like { name = \"action\", clips = [...] }")]
 pub struct RawTrack {
-    pub name: Spanned<String>,
+    pub name: Option<Spanned<String>>,
     pub kind: Option<Spanned<TrackKind>>,
     #[serde(default)]
     pub muted: bool,
@@ -230,11 +237,13 @@ pub struct RawTimeline {
     pub tracks: Vec<Spanned<RawTrack>>,
 }
 
-/// One layer of a graph: a source, a weight, a mask, additive or not.
+/// One layer of a graph: a source, a weight, a mask, additive or not. `name` is required, but
+/// optional here: a layer without one is still read, so the rest of it is checked too; local
+/// validation reports it missing.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a layer table like { name = \"base\", blend_tree = \"locomotion\" }")]
 pub struct RawLayer {
-    pub name: Spanned<String>,
+    pub name: Option<Spanned<String>>,
     pub blend_tree: Option<Spanned<String>>,
     pub timeline: Option<Spanned<String>>,
     pub clip: Option<Spanned<String>>,
@@ -248,6 +257,13 @@ pub struct RawLayer {
     pub autoplay: Option<bool>,
     /// Transition layers: frames between a fade reaching 1 and its completion (default 0).
     pub completion_delay: Option<Spanned<i64>>,
+}
+
+impl RawLayer {
+    /// Its name; empty when it has none (reported, so the graph never reaches a snapshot).
+    pub fn name(&self) -> &str {
+        self.name.as_ref().map_or("", |n| n.get_ref())
+    }
 }
 
 /// `[graphs.NAME]`.
@@ -268,19 +284,22 @@ pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>)
     {
         p.error(rate.span(), format!("frame_rate must be from 1 to {MAX_FRAME_RATE}, got {}", rate.get_ref()));
     }
-    match (t.duration_mode, &t.duration) {
-        (DurationMode::Fixed, None) => {
+    // An unreadable duration_mode (reported) stands at its default, so a `duration` is not
+    // judged against the mode — only as a duration, as the mode that takes one would.
+    let mode = (!p.was_reported("duration_mode")).then_some(t.duration_mode);
+    match (mode, &t.duration) {
+        (Some(DurationMode::Fixed), None) => {
             p.missing(&["duration"], timeline.span.clone(), "duration_mode = \"fixed\" needs a `duration`")
         }
-        (DurationMode::BasedOnClips, Some(d)) => {
+        (Some(DurationMode::BasedOnClips), Some(d)) => {
             p.error(d.span(), "`duration` is only used with duration_mode = \"fixed\"".to_string())
         }
-        (DurationMode::Fixed, Some(d)) => {
+        (Some(DurationMode::Fixed) | None, Some(d)) => {
             if p.finite(d, "duration") && *d.get_ref() <= 0.0 {
                 p.error(d.span(), format!("duration must be > 0 seconds, got {}", number(*d.get_ref())));
             }
         }
-        (DurationMode::BasedOnClips, None) => {}
+        (Some(DurationMode::BasedOnClips) | None, None) => {}
     }
     let rate = t.frame_rate.as_ref().map(|r| *r.get_ref());
     for marker in &t.markers {
@@ -299,8 +318,13 @@ enum TrackPlace {
 
 fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>, place: TrackPlace) {
     let t = track.get_ref();
-    p.name(t.name.span(), t.name.get_ref());
-    let kind_span = t.kind.as_ref().map_or(t.name.span(), |k| k.span());
+    // Problems of the track as a whole point at its name, or at the track when it has none.
+    let at = t.name.as_ref().map_or(track.span(), Spanned::span);
+    match &t.name {
+        Some(name) => p.name(name.span(), name.get_ref()),
+        None => p.missing(&["name"], track.span(), "missing key `name`"),
+    }
+    let kind_span = t.kind.as_ref().map_or(at.clone(), |k| k.span());
     if t.kind() == TrackKind::Group {
         if !t.clips.is_empty() {
             p.error(kind_span.clone(), "a group track holds `tracks`, not `clips`");
@@ -312,10 +336,10 @@ fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>
             p.error(kind_span, "an override sub-track cannot be a group");
         }
     } else if !t.tracks.is_empty() {
-        p.error(t.name.span(), "only group tracks (kind = \"group\") hold `tracks`");
+        p.error(at.clone(), "only group tracks (kind = \"group\") hold `tracks`");
     }
     if place == TrackPlace::Override && !t.overrides.is_empty() {
-        p.error(t.name.span(), "override sub-tracks cannot have overrides of their own");
+        p.error(at, "override sub-tracks cannot have overrides of their own");
     }
     if let Some(mask) = &t.mask {
         if place == TrackPlace::Root {
@@ -503,11 +527,16 @@ pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
     let mut names: Vec<&str> = Vec::new();
     for layer in g.layers.get_ref() {
         let l = layer.get_ref();
-        p.name(l.name.span(), l.name.get_ref());
-        if names.contains(&l.name.get_ref().as_str()) {
-            p.error(l.name.span(), format!("two layers are named `{}`", l.name.get_ref()));
+        match &l.name {
+            Some(name) => {
+                p.name(name.span(), name.get_ref());
+                if names.contains(&name.get_ref().as_str()) {
+                    p.error(name.span(), format!("two layers are named `{}`", name.get_ref()));
+                }
+                names.push(name.get_ref());
+            }
+            None => p.missing(&["name"], layer.span(), "missing key `name`"),
         }
-        names.push(l.name.get_ref());
         let sources = [&l.blend_tree, &l.timeline, &l.clip, &l.transitions].iter().filter(|s| s.is_some()).count();
         if sources > 1 {
             p.error(
