@@ -58,7 +58,7 @@ fn per_tick(c: &mut Criterion) {
             b.iter(|| {
                 now.frame += 1;
                 events.clear();
-                playback.advance(&snapshot, &[], now, 1.0 / 60.0, &mut events);
+                playback.advance(&snapshot, &[], now, &mut events);
                 black_box(playback.coverage(0))
             });
         });

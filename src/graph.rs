@@ -66,7 +66,7 @@ impl TimelineSlot {
         let FrameStep { snapshot, params, dt, now } = *step;
         let Some(playback) = self.playback.as_mut() else { return };
         if dt > 0.0 {
-            playback.advance(snapshot, params, now, dt, events);
+            playback.advance(snapshot, params, now, events);
         } else {
             playback.evaluate_now(snapshot, params, now, events);
         }

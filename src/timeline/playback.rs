@@ -476,15 +476,8 @@ impl Playback {
         self.anchor_time + now.since(self.anchor)
     }
 
-    /// One logic frame at clock time `now` (`dt` seconds per frame): markers, wrap, weights.
-    pub fn advance(
-        &mut self,
-        snapshot: &Snapshot,
-        params: &[ParamState],
-        now: FrameTime,
-        dt: f64,
-        events: &mut Vec<EventKind>,
-    ) {
+    /// One logic frame at clock time `now`: markers, wrap, weights.
+    pub fn advance(&mut self, snapshot: &Snapshot, params: &[ParamState], now: FrameTime, events: &mut Vec<EventKind>) {
         if self.state != PlaybackState::Playing {
             return;
         }
@@ -495,7 +488,7 @@ impl Playback {
         self.fire_window(def, from, raw, events);
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
-        self.evaluate(snapshot, params, wrap(def, raw), dt, NestedFollow::Play, events);
+        self.evaluate(snapshot, params, wrap(def, raw), NestedFollow::Play, events);
         if done {
             self.stop(snapshot, PlaybackState::Complete, events);
         }
@@ -526,7 +519,7 @@ impl Playback {
         if self.state == PlaybackState::Playing {
             let def = &snapshot.timelines[self.timeline];
             let t = wrap(def, self.raw_time(now));
-            self.evaluate(snapshot, params, t, 0.0, nested, events);
+            self.evaluate(snapshot, params, t, nested, events);
         }
     }
 
@@ -704,7 +697,6 @@ impl Playback {
         snapshot: &Snapshot,
         params: &[ParamState],
         t: Ticks,
-        dt: f64,
         nested_follow: NestedFollow,
         events: &mut Vec<EventKind>,
     ) {
@@ -768,7 +760,7 @@ impl Playback {
                         // activity, which is its own bookkeeping.
                         let mut nested_events = Vec::new();
                         let time = wrap(nested_def, local);
-                        nested.evaluate(snapshot, params, time, dt, nested_follow, &mut nested_events);
+                        nested.evaluate(snapshot, params, time, nested_follow, &mut nested_events);
                         events.extend(
                             nested_events
                                 .into_iter()
