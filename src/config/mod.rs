@@ -345,6 +345,22 @@ impl Problems<'_> {
         true
     }
 
+    /// Reports `value` unless it is a finite number of seconds that is at least one tick once
+    /// rounded to ticks, as every time is: a shorter one would become 0, which is refused when
+    /// written as 0.
+    fn positive_seconds(&mut self, value: &Spanned<f64>, what: &str) {
+        let seconds = *value.get_ref();
+        if !self.finite(value, what) {
+            return;
+        }
+        if seconds <= 0.0 {
+            self.error(value.span(), format!("{what} must be > 0 seconds, got {}", number(seconds)));
+        } else if Ticks::from_secs(seconds).is_ok_and(|t| t < Ticks(1)) {
+            let tick = number(Ticks(1).secs());
+            self.error(value.span(), format!("{what} {} s is shorter than one tick ({tick} s)", number(seconds)));
+        }
+    }
+
     fn non_negative(&mut self, value: &Spanned<f64>, what: &str) {
         if self.finite(value, what) && *value.get_ref() < 0.0 {
             self.error(value.span(), format!("{what} must be ≥ 0, got {}", number(*value.get_ref())));
@@ -360,8 +376,8 @@ type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<String>);
 /// each error the offending key (or array element, or the table a field is missing from) is
 /// pruned from a copy and deserialization is retried. A problem that only follows from an
 /// error already reported is not reported again: a "missing field" after a bad value, a
-/// misspelling or a synonym ([`SYNONYMS`]) of that field, or an array of the wrong length after one of its elements was
-/// pruned.
+/// misspelling or a synonym ([`SYNONYMS`]) of that field, or an array of the wrong length
+/// after one of its elements was pruned.
 fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserialized<T> {
     const MAX_PROBLEMS: usize = 64;
     let mut errors: Vec<toml::de::Error> = Vec::new();
@@ -477,20 +493,8 @@ fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
     Some((what, word.to_string(), expected))
 }
 
-/// A clip's length must be at least one tick once rounded to ticks, as every time is: a
-/// shorter one would become a clip of length 0, which is refused when written as 0.
 fn validate_clip(p: &mut Problems, clip: &Named<RawClip>) {
-    let length = &clip.value.length;
-    let seconds = *length.get_ref();
-    if !p.finite(length, "clip length") {
-        return;
-    }
-    if seconds <= 0.0 {
-        p.error(length.span(), format!("clip length must be > 0 seconds, got {}", number(seconds)));
-    } else if Ticks::from_secs(seconds).is_ok_and(|t| t < Ticks(1)) {
-        let tick = number(Ticks(1).secs());
-        p.error(length.span(), format!("clip length {} s is shorter than one tick ({tick} s)", number(seconds)));
-    }
+    p.positive_seconds(&clip.value.length, "clip length");
 }
 
 fn validate_parameter(p: &mut Problems, param: &Named<RawParameter>) {

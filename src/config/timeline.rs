@@ -295,9 +295,7 @@ pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>)
             p.error(d.span(), "`duration` is only used with duration_mode = \"fixed\"".to_string())
         }
         (Some(DurationMode::Fixed) | None, Some(d)) => {
-            if p.finite(d, "duration") && *d.get_ref() <= 0.0 {
-                p.error(d.span(), format!("duration must be > 0 seconds, got {}", number(*d.get_ref())));
-            }
+            p.positive_seconds(d, "duration");
         }
         (Some(DurationMode::BasedOnClips) | None, None) => {}
     }
@@ -417,12 +415,7 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rat
         (true, false) => match (&c.start, &c.duration) {
             (Some(start), Some(duration)) => {
                 p.non_negative(start, "start");
-                if p.finite(duration, "duration") && *duration.get_ref() <= 0.0 {
-                    p.error(
-                        duration.span(),
-                        format!("duration must be > 0 seconds, got {}", number(*duration.get_ref())),
-                    );
-                }
+                p.positive_seconds(duration, "duration");
                 let end = start.get_ref() + duration.get_ref();
                 if end > MAX_SECONDS && start.get_ref().abs() <= MAX_SECONDS && duration.get_ref().abs() <= MAX_SECONDS
                 {
