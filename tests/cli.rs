@@ -64,7 +64,7 @@ fn check_reports_unreadable_files() {
 }
 
 #[test]
-fn check_locates_the_first_byte_that_is_not_utf8() {
+fn a_config_that_is_not_utf8_is_located_at_its_first_byte_that_is_not() {
     let dir = common::scratch("check-latin1");
     let latin1 = dir.join("latin1.toml");
     std::fs::write(&latin1, b"[clips.walk]\nlength = 1.0 # caf\xe9\n").unwrap();
@@ -73,6 +73,15 @@ fn check_locates_the_first_byte_that_is_not_utf8() {
     let headline = format!("{}:2:19: error: cannot read file: byte 0xe9 is not UTF-8 text", latin1.display());
     assert!(text(&out.stderr).starts_with(&headline), "{}", text(&out.stderr));
     assert!(text(&out.stdout).ends_with("1 file checked: 1 error, 0 warnings\n"), "{}", text(&out.stdout));
+    // bl.load (and so the REPL and a hot reload) says the same, under its own headline.
+    std::fs::write(dir.join("load.lua"), "bl.load('latin1.toml')\n").unwrap();
+    let out = blendlab(&["run", dir.join("load.lua").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let expected = format!(
+        "latin1.toml: not UTF-8 text, nothing changed\n{}:2:19: error: cannot read file: byte 0xe9",
+        dir.join("latin1.toml").display()
+    );
+    assert!(text(&out.stderr).contains(&expected), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

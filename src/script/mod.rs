@@ -413,12 +413,13 @@ impl Host {
             // An editor that truncates before it writes shows an empty file for a moment:
             // applying it would drop every asset the file defines, and the actors' state.
             let had_text = host.sources.iter().any(|s| s.path == *path && !s.text.trim().is_empty());
-            match std::fs::read_to_string(path) {
+            match read_config(path) {
                 Ok(text) if had_text && text.trim().is_empty() => unreadable.push(format!(
                     "{path}: error: the file is empty (a save in progress?); its last good text stays live\n"
                 )),
                 Ok(text) => updates.push(SourceFile { path: path.clone(), text }),
-                Err(e) => unreadable.push(format!("{path}: error: cannot read file: {e}\n")),
+                Err(Unreadable::Io(e)) => unreadable.push(format!("{path}: error: cannot read file: {e}\n")),
+                Err(Unreadable::NotText(diagnostic)) => unreadable.push(diagnostic),
             }
         }
         if !unreadable.is_empty() {
@@ -574,13 +575,16 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({:?})", path.to_string()));
     }
     let path = shown_path(path).display().to_string();
-    let loaded = std::fs::read_to_string(&path)
-        .map_err(|e| {
+    let loaded = read_config(&path)
+        .map_err(|why| {
             let mut host = state.borrow_mut();
             host.session.reload_failed(1);
             host.last_build_failed = true;
             // A message, not a diagnostic line: whoever shows it labels it `error:` already.
-            format!("{path}: cannot read file: {e}")
+            match why {
+                Unreadable::Io(e) => format!("{path}: cannot read file: {e}"),
+                Unreadable::NotText(diagnostic) => format!("{path}: not UTF-8 text, nothing changed\n{diagnostic}"),
+            }
         })
         .and_then(|text| rebuild(state, vec![SourceFile { path: path.clone(), text }]));
     let mut host = state.borrow_mut();
@@ -593,6 +597,22 @@ fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
         return Err(message);
     }
     Ok(host.session.snapshot().files.iter().find(|(p, _)| *p == path).map(|(_, n)| n.clone()).unwrap_or_default())
+}
+
+/// Why a config file could not be read.
+enum Unreadable {
+    Io(std::io::Error),
+    /// Its bytes are not UTF-8 text: the diagnostic of the first invalid one, rendered
+    /// (`file:line:col`, as `blendlab check` shows it).
+    NotText(String),
+}
+
+/// The text of config file `path`.
+fn read_config(path: &str) -> Result<String, Unreadable> {
+    let bytes = std::fs::read(path).map_err(Unreadable::Io)?;
+    SourceFile::from_bytes(path, bytes)
+        .map(|source| source.text)
+        .map_err(|(d, text)| Unreadable::NotText(d.render(&text)))
 }
 
 /// Rebuilds the library with `updates` (new texts of loaded files, or new files) and makes it
