@@ -189,13 +189,16 @@ fn edit_lines(
         return;
     }
     let mut history = History::open(&mut editor, history);
+    // The editor's own notes, each a line of its own: the next prompt clears the line it
+    // starts on.
+    let mut note = |text: String| drop(own_printer.print(format!("{text}\n")));
     let mut interrupts_on_empty = 0;
     loop {
         match editor.readline(PROMPT) {
             Ok(chunk) => {
                 interrupts_on_empty = 0;
                 if let Some(warning) = history.add(&mut editor, &chunk) {
-                    let _ = own_printer.print(warning);
+                    note(warning);
                 }
                 if messages.send(Message::Line(chunk)).is_err() || ready.recv().is_err() {
                     return;
@@ -206,12 +209,12 @@ fn edit_lines(
                 if interrupts_on_empty >= 2 {
                     break;
                 }
-                let _ = own_printer.print("(Ctrl-C again or Ctrl-D to leave)".into());
+                note("(Ctrl-C again or Ctrl-D to leave)".into());
             }
             Err(ReadlineError::Interrupted) => interrupts_on_empty = 0,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                let _ = own_printer.print(format!("error: the line editor stopped: {e}"));
+                note(format!("error: the line editor stopped: {e}"));
                 break;
             }
         }
