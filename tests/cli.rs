@@ -269,6 +269,14 @@ fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
     let stderr = text(&differs.stderr);
     assert!(stderr.contains("giant steps change the result: the script ends differently"), "{stderr}");
     assert!(stderr.contains("steps as written: error: tests/partition/held_error.lua:4: boom"), "{stderr}");
+    // Plans that agree on a script that fails: the check fails as `run` of it does.
+    let fails = blendlab(&["run", "--partition-check", "tests/scripts/expect_failure.lua"]);
+    assert_eq!(fails.status.code(), Some(1));
+    let stderr = text(&fails.stderr);
+    assert!(
+        stderr.contains("giant steps, but every run fails: tests/scripts/expect_failure.lua:7: expectation"),
+        "{stderr}"
+    );
 }
 
 #[test]

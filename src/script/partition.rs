@@ -318,7 +318,9 @@ fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String
 
 /// Runs `script` under every plan of [`StepPlan::CHECKED`], each run held to
 /// `confinement`, and compares each with the run as written. `Ok` holds the summary line;
-/// `Err` the first difference found, or the run that its timeout stopped.
+/// `Err` the first difference found, the run that its timeout stopped, or — when the plans
+/// agree but every run ends with an error — the summary with that error: the script fails,
+/// and a check of it fails as `blendlab run` of it does.
 pub fn partition_check(script: &Path, args: &[String], confinement: Confinement) -> Result<String, String> {
     let reference = run(script, args, StepPlan::AsWritten, confinement)?;
     let mut out = String::new();
@@ -337,10 +339,10 @@ pub fn partition_check(script: &Path, args: &[String], confinement: Confinement)
         crate::report::count(reference.finals.len(), "final weight"),
         names.join(", ")
     );
-    if let Some(error) = &reference.error {
-        let _ = write!(out, " (every run ends with {error})");
+    match &reference.error {
+        None => Ok(out),
+        Some(error) => Err(format!("{out}, but every run fails: {}", error.trim_start_matches("error: "))),
     }
-    Ok(out)
 }
 
 #[cfg(test)]
