@@ -71,10 +71,17 @@ enum Command {
         /// final weights (tolerance 1e-9).
         #[arg(long, conflicts_with_all = ["watch", "golden"])]
         partition_check: bool,
-        script: PathBuf,
-        /// Passed to the script as `arg[1..]` and `...`.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
+        /// The script, then what it gets as `arg[1..]` and `...`: everything after the script
+        /// is the script's, even what looks like an option, as with `lua`.
+        // One list: clap would take an option right after the script for its own.
+        #[arg(
+            value_name = "SCRIPT [ARGS]",
+            required = true,
+            num_args = 1..,
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        script: Vec<String>,
     },
     /// Validate config files: every problem as `file:line:col: error: message`.
     Check {
@@ -194,17 +201,21 @@ fn main() -> ExitCode {
         started,
     };
     let result = match cli.command {
-        Some(Command::Run { watch: true, script, args, .. }) => {
-            repl::watch_after_script(options(Vec::new()), &script, &args)
+        Some(Command::Run { watch: true, script, .. }) => {
+            let (script, args) = script_and_args(&script);
+            repl::watch_after_script(options(Vec::new()), &script, args)
         }
-        Some(Command::Run { golden: Some(golden), bless, script, args, confinement, .. }) => {
-            return golden_run(err_style, &script, &args, &golden, bless, confinement.confinement());
+        Some(Command::Run { golden: Some(golden), bless, script, confinement, .. }) => {
+            let (script, args) = script_and_args(&script);
+            return golden_run(err_style, &script, args, &golden, bless, confinement.confinement());
         }
-        Some(Command::Run { partition_check: true, script, args, confinement, .. }) => {
-            partition::partition_check(&script, &args, confinement.confinement()).map(|summary| println!("{summary}"))
+        Some(Command::Run { partition_check: true, script, confinement, .. }) => {
+            let (script, args) = script_and_args(&script);
+            partition::partition_check(&script, args, confinement.confinement()).map(|summary| println!("{summary}"))
         }
-        Some(Command::Run { watch: false, script, args, confinement, .. }) => {
-            run(cli.color, &script, &args, confinement.confinement())
+        Some(Command::Run { watch: false, script, confinement, .. }) => {
+            let (script, args) = script_and_args(&script);
+            run(cli.color, &script, args, confinement.confinement())
         }
         Some(Command::Test { bless, confinement, dirs }) => {
             return test(err_style, &dirs, bless, confinement.confinement());
@@ -237,6 +248,11 @@ fn main() -> ExitCode {
 /// Why `blendlab WORD …` is refused when WORD is no file and has no extension: it is almost
 /// always a command mistyped (`blendlab tset tests/scripts`), which would otherwise open the
 /// prompt with a file that cannot be read.
+/// `run`'s script and the arguments after it, from the one list clap collects (never empty).
+fn script_and_args(words: &[String]) -> (PathBuf, &[String]) {
+    (PathBuf::from(&words[0]), &words[1..])
+}
+
 fn mistyped_command(files: &[PathBuf]) -> Option<String> {
     let first = files.first().filter(|f| f.extension().is_none() && !f.exists())?;
     let word = first.to_string_lossy();

@@ -111,6 +111,11 @@ fn run_passes_arguments_like_lua() {
     std::fs::write(&script, "local a, b = ...\nprint(a, b, arg[1], arg[2], #arg, arg[0] ~= nil)\n").unwrap();
     let out = blendlab(&["run", script.to_str().unwrap(), "one", "--two"]);
     assert_eq!(text(&out.stdout), "one\t--two\tone\t--two\t2\ttrue\n", "{}", text(&out.stderr));
+    // Everything after the script is the script's, even blendlab's own options.
+    for first in ["--timeout", "--golden", "--help"] {
+        let out = blendlab(&["run", "--timeout", "60", script.to_str().unwrap(), first, "5"]);
+        assert_eq!(text(&out.stdout), format!("{first}\t5\t{first}\t5\t2\ttrue\n"), "{}", text(&out.stderr));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

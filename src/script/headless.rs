@@ -112,7 +112,9 @@ impl Verdict {
         let (script, golden) = (script.display(), golden.display());
         match self {
             Verdict::Same => format!("{script}: output matches {golden}"),
-            Verdict::Blessed { lines } => format!("{script}: wrote {golden} ({lines} lines)"),
+            Verdict::Blessed { lines } => {
+                format!("{script}: wrote {golden} ({})", crate::report::count(*lines, "line"))
+            }
             Verdict::Missing => format!("{script}: no golden file {golden}; {bless_hint} to create it"),
             Verdict::Differs { diff } => format!("{script}: output differs from {golden}:\n{}", diff.trim_end()),
             Verdict::Unsteady { line, first, second } => {
