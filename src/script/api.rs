@@ -228,7 +228,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     bl.set(
         "near",
         lua.create_function(|lua, (actual, expected, tol, message): (f64, f64, Option<f64>, Option<String>)| {
-            let tol = tol.unwrap_or(1e-6);
+            let tol = super::assert::tolerance(lua, "bl.near", tol)?;
             let within = (actual - expected).abs() <= tol; // false for NaN, as it should be
             if !within {
                 let what = message.map_or(String::new(), |m| format!(" ({m})"));

@@ -47,7 +47,15 @@ impl EventSpec {
                     let tick = |t: f64| {
                         Ticks::from_secs(t).map_err(|e| located(lua, format!("bl.expect_event: between: {e}")))
                     };
-                    out.between = Some((tick(window.get(1)?)?, tick(window.get(2)?)?));
+                    let (t0, t1) = (tick(window.get(1)?)?, tick(window.get(2)?)?);
+                    if t1 < t0 {
+                        let (t0, t1) = (crate::config::number(t0.secs()), crate::config::number(t1.secs()));
+                        return Err(located(
+                            lua,
+                            format!("bl.expect_event: `between` = {{ {t0}, {t1} }} ends before it starts"),
+                        ));
+                    }
+                    out.between = Some((t0, t1));
                 }
                 "actor" => {
                     let id = actor_of(lua, "bl.expect_event", session, value)?;
@@ -204,10 +212,19 @@ fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
     ))
 }
 
+/// The tolerance an assertion of `what` was given: 1e-6 when none; a negative one (or NaN)
+/// would fail whatever happened, so it is refused as the script's mistake.
+pub(crate) fn tolerance(lua: &Lua, what: &str, tol: Option<f64>) -> mlua::Result<f64> {
+    match tol.unwrap_or(1e-6) {
+        tol if tol >= 0.0 => Ok(tol),
+        tol => Err(located(lua, format!("{what}: the tolerance must be a number ≥ 0, got {tol}"))),
+    }
+}
+
 /// `bl.expect_weights(actor, { leaf = w, … }, tol, channel)`.
 fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, Option<String>)) -> mlua::Result<()> {
     let (actor, expected, tol, channel) = args;
-    let tol = tol.unwrap_or(1e-6);
+    let tol = tolerance(lua, "bl.expect_weights", tol)?;
     let host = state.borrow();
     let id = actor_of(lua, "bl.expect_weights", &host.session, actor)?;
     let a = host.session.actor(id);

@@ -21,6 +21,7 @@ show("no such event", pcall(bl.expect_event, { kind = "timeline_complete" }))
 show("no kind", pcall(bl.expect_event, { name = "quarter" }))
 show("misspelt kind", pcall(bl.expect_event, { kind = "signl" }))
 show("misspelt field", pcall(bl.expect_event, { kind = "signal", nmae = "quarter" }))
+show("window backwards", pcall(bl.expect_event, { kind = "signal", between = { 0.5, 0.1 } }))
 
 -- expect_weights: leaf weights (and <default>) within a tolerance, per channel.
 local hero = bl.spawn("hero", { graph = "hero" })
@@ -31,6 +32,8 @@ show("off weights", pcall(bl.expect_weights, hero, { idle = 0.5, lean = 0.5 }, 1
 show("tiny difference", pcall(bl.expect_weights, hero, { lean = 0.8 + 1e-9 }, 1e-12, "lower"))
 show("unknown leaf", pcall(bl.expect_weights, hero, { leen = 0.8 }))
 show("unknown channel", pcall(bl.expect_weights, hero, { lean = 0.8 }, 1e-6, "uper"))
+show("negative tolerance", pcall(bl.expect_weights, hero, { lean = 0.8 }, -1))
+show("near, negative tolerance", pcall(bl.near, 0.8, 0.8, -1e-9))
 
 -- no_duplicate_events: no event twice in one frame for one actor.
 bl.no_duplicate_events()
