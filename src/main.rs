@@ -347,12 +347,8 @@ fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    // A file named twice is one file of the library, however it is named: itself and in its
-    // folder, `./f` and `f`, by an absolute path, through a symbolic link. Files are told apart
-    // by their canonical path (one that cannot be resolved, by the path given); the first name
-    // given is the one shown.
-    let mut seen = std::collections::BTreeSet::new();
-    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
+    // A file named twice is one file of the library.
+    headless::once_each(&mut files);
     for file in &files {
         match std::fs::read(file) {
             Ok(bytes) => match SourceFile::from_bytes(&file.display().to_string(), bytes) {

@@ -258,6 +258,9 @@ fn goldens_hold_from_any_folder_and_any_spelling_of_the_path() {
         .unwrap();
     assert_eq!(single.status.code(), Some(0), "{}", text(&single.stderr));
     std::fs::remove_dir_all(&elsewhere).unwrap();
+    // The same folder under two spellings is tested once.
+    let summary = |args: &[&str]| text(&blendlab(args).stdout).lines().last().map(str::to_string);
+    assert_eq!(summary(&["test", "tests/scripts", "./tests/scripts"]), summary(&["test", "tests/scripts"]));
 }
 
 #[test]

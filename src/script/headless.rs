@@ -230,8 +230,16 @@ pub fn find_files(paths: &[PathBuf], extension: &str) -> Result<Vec<PathBuf>, St
         }
     }
     files.sort();
-    files.dedup();
+    once_each(&mut files);
     Ok(files)
+}
+
+/// Keeps each file once, however it is named: itself and in its folder, `./f` and `f`, by an
+/// absolute path, through a symbolic link. Files are told apart by their canonical path (one
+/// that cannot be resolved, by the path given); the first name given is the one kept.
+pub fn once_each(files: &mut Vec<PathBuf>) {
+    let mut seen = std::collections::BTreeSet::new();
+    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
 }
 
 /// Checks every script against its golden, folder after folder, in the folder (see the module
