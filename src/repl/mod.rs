@@ -252,7 +252,9 @@ impl Repl {
     fn job<T>(&mut self, work: impl FnOnce(&Host) -> Result<T, ScriptError>) -> Result<T, Failure> {
         self.interrupt.store(false, Ordering::Relaxed);
         let result = work(&self.host);
-        let interrupted = self.interrupt.swap(false, Ordering::Relaxed);
+        // A Ctrl-C that came too late to stop the work (it ended well) stays pending: it is a
+        // Ctrl-C at the idle prompt, which `interrupted` answers once its message arrives.
+        let interrupted = result.is_err() && self.interrupt.swap(false, Ordering::Relaxed);
         self.end_lines();
         let result = result.map_err(|e| {
             self.error(&e.message);
