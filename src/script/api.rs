@@ -282,19 +282,29 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
 
 use std::io::Write as _;
 
-/// `io.write` and `io.stdout:write` write where `print` does (the host's output), so that a
-/// headless run captures everything a script writes and the REPL prints it with the rest.
-/// As Lua's, they take strings and numbers and return the file written, `io.stdout`, so
-/// calls chain (`io.write(a):write(b)`). Every other file (`io.stderr`, files a script opens)
-/// writes as Lua's do: stdout's `write` is found through an `__index` function in front of
-/// the methods every file shares, so their calls, and their errors, stay Lua's own.
+/// Which of the host's outputs a standard file writes to.
+#[derive(Copy, Clone)]
+enum Stream {
+    /// `io.stdout`: where `print` writes.
+    Out,
+    /// `io.stderr`: where diagnostics go.
+    Err,
+}
+
+/// `io.write` and `io.stdout:write` write where `print` does (the host's output), and
+/// `io.stderr:write` where diagnostics do, so that a headless run captures everything a
+/// script writes (once per check, however many runs it makes) and the REPL prints it with the
+/// rest. As Lua's, they take strings and numbers and return the file written, so calls chain
+/// (`io.write(a):write(b)`). Files a script opens write as Lua's do: the standard files'
+/// `write` is found through an `__index` function in front of the methods every file shares,
+/// so other files' calls, and their errors, stay Lua's own.
 fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let io: Table = lua.globals().get("io")?;
     let stdout: Value = io.get("stdout")?;
     let s = state.clone();
     let file = stdout.clone();
     let io_write = lua.create_function(move |lua, values: Variadic<Value>| {
-        write_text(lua, &s, values)?;
+        write_text(lua, &s, Stream::Out, values)?;
         Ok(file.clone())
     })?;
     io.set("write", io_write)?;
@@ -302,26 +312,28 @@ fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let meta: Table = lua.globals().get::<Function>("getmetatable")?.call(&stdout)?;
     let methods: Table = meta.get("__index")?;
     let file_write: Function = methods.get("write")?;
-    let s = state.clone();
-    let file = stdout.clone();
-    let stdout_write = lua.create_function(move |lua, (target, values): (Value, Variadic<Value>)| {
-        if target != file {
+    let standard = vec![(io.get::<Value>("stdout")?, Stream::Out), (io.get::<Value>("stderr")?, Stream::Err)];
+    let (s, files) = (state.clone(), standard.clone());
+    let standard_write = lua.create_function(move |lua, (target, values): (Value, Variadic<Value>)| {
+        let Some(&(_, stream)) = files.iter().find(|(file, _)| *file == target) else {
             return file_write.call::<MultiValue>((target, values)); // `io.stdout.write(other, …)`
-        }
-        write_text(lua, &s, values)?;
+        };
+        write_text(lua, &s, stream, values)?;
         Ok(MultiValue::from_iter([target]))
     })?;
     let index = lua.create_function(move |_, (target, key): (Value, Value)| {
-        if target == stdout && matches!(&key, Value::String(k) if k == "write") {
-            return Ok(Value::Function(stdout_write.clone()));
+        let write = matches!(&key, Value::String(k) if k == "write");
+        if write && standard.iter().any(|(file, _)| *file == target) {
+            return Ok(Value::Function(standard_write.clone()));
         }
         methods.raw_get::<Value>(key)
     })?;
     meta.set("__index", index)
 }
 
-/// Writes `values` (strings and numbers, as `io.write` takes them) to the host's output.
-fn write_text(lua: &Lua, state: &Shared, values: Variadic<Value>) -> mlua::Result<()> {
+/// Writes `values` (strings and numbers, as `io.write` takes them) to the host's output
+/// `stream`.
+fn write_text(lua: &Lua, state: &Shared, stream: Stream, values: Variadic<Value>) -> mlua::Result<()> {
     let tostring: Function = lua.globals().get("tostring")?;
     let mut text = String::new();
     for (i, value) in values.into_iter().enumerate() {
@@ -333,7 +345,12 @@ fn write_text(lua: &Lua, state: &Shared, values: Variadic<Value>) -> mlua::Resul
             }
         }
     }
-    write!(state.borrow_mut().output.out, "{text}").map_err(mlua::Error::external)
+    let output = &mut state.borrow_mut().output;
+    let writer = match stream {
+        Stream::Out => &mut output.out,
+        Stream::Err => &mut output.err,
+    };
+    write!(writer, "{text}").map_err(mlua::Error::external)
 }
 
 /// An argument of the wrong type given to `label` (`bl.at`, `actor:set`, …), in words:

@@ -6,6 +6,8 @@ print(out == io.stdout, out == io)
 io.write("chained"):write(" and ", "on"):write("\n")
 io.stdout:write("through io.stdout\n")
 print(io.stdout, { out = io.write() })
+-- `io.stderr:write` writes where diagnostics go: a golden holds it in its place, once.
+print(io.stderr:write("to stderr\n") == io.stderr, io.stdout.write(io.stderr, "through stdout's write\n"))
 local file = io.tmpfile()
 print(file:write("kept in the file") == file, file)
 file:close()
