@@ -128,26 +128,29 @@ pub fn weight_chart(recording: &Recording) -> String {
         TOP + plot_h / 2.0
     );
 
-    // One path per series; a missing value (a leaf not there yet) breaks the line.
+    // One path per series; a missing value (a leaf not there yet) breaks the line. A sample
+    // alone between breaks (or a recording of one sample) draws no line: it gets a dot.
     for (k, (column, _, additive)) in series.iter().enumerate() {
+        let color = PALETTE[k % PALETTE.len()];
         let mut d = String::new();
-        let mut pen_down = false;
-        for row in &recording.rows {
-            match row.values.get(*column).copied().flatten() {
-                Some(w) => {
-                    let _ = write!(d, "{}{:.2} {:.2} ", if pen_down { "L" } else { "M" }, x(row.time), y(w));
-                    pen_down = true;
-                }
-                None => pen_down = false,
+        let mut dots = String::new();
+        let points =
+            recording.rows.iter().map(|row| row.values.get(*column).copied().flatten().map(|w| (x(row.time), y(w))));
+        for run in points.collect::<Vec<_>>().split(Option::is_none) {
+            for (i, &(px, py)) in run.iter().flatten().enumerate() {
+                let _ = write!(d, "{}{px:.2} {py:.2} ", if i == 0 { "M" } else { "L" });
+            }
+            if let [Some((px, py))] = run {
+                let _ = writeln!(dots, r#"<circle cx="{px:.2}" cy="{py:.2}" r="3" fill="{color}"/>"#);
             }
         }
-        let color = PALETTE[k % PALETTE.len()];
         let dash = if *additive { r#" stroke-dasharray="6 4""# } else { "" };
         let _ = writeln!(
             svg,
             r#"<path d="{}" fill="none" stroke="{color}" stroke-width="2" stroke-linejoin="round"{dash}/>"#,
             d.trim_end()
         );
+        svg.push_str(&dots);
     }
 
     // Legend.
@@ -182,6 +185,36 @@ mod tests {
         assert_eq!((t.len(), decimals), (6, 0));
         let (t, _) = ticks(0.35, 2.5);
         assert!(t.first().is_some_and(|&v| v >= 0.35) && t.len() >= 4, "{t:?}");
+    }
+
+    /// A recording of `actor` with one leaf column `idle` and these `(time, weight)` samples
+    /// (`None`: the leaf was not there).
+    fn recording(samples: &[(f64, Option<f64>)]) -> Recording {
+        use crate::report::recording::{Column, Row};
+        Recording {
+            actor: 0,
+            actor_name: "hero".into(),
+            every: 1,
+            first_frame: 0,
+            channels: vec!["body".into()],
+            columns: vec![Column::Weight { leaf: "idle".into(), channel: "body".into(), additive: false }],
+            rows: samples
+                .iter()
+                .enumerate()
+                .map(|(frame, &(time, w))| Row { time, frame: frame as i64, values: vec![w] })
+                .collect(),
+            stopped: false,
+            keep: None,
+        }
+    }
+
+    #[test]
+    fn a_sample_alone_is_a_dot_and_samples_in_a_row_a_line() {
+        let svg = weight_chart(&recording(&[(0.0, Some(1.0))]));
+        assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
+        let svg = weight_chart(&recording(&[(0.0, Some(1.0)), (0.5, Some(0.5)), (1.0, None), (1.5, Some(0.0))]));
+        assert_eq!(svg.matches("<circle").count(), 1, "the lone last sample: {svg}");
+        assert!(svg.contains(r#"d="M80.00 64.00 L296.67 270.00 M730.00 476.00""#), "{svg}");
     }
 
     #[test]
