@@ -173,6 +173,9 @@ fn run_golden_compares_blesses_and_diffs() {
     let differs = blendlab(&["run", "--golden", golden_arg, script_arg]);
     assert_eq!(differs.status.code(), Some(1));
     assert!(text(&differs.stderr).ends_with(" one\n-two\n+2\n"), "{}", text(&differs.stderr));
+    // The diff is headed by the two paths as given, as the line above it names them.
+    let header = format!("--- {golden_arg}\n+++ {script_arg}\n");
+    assert!(text(&differs.stderr).contains(&header), "{}", text(&differs.stderr));
     assert_eq!(blendlab(&["run", "--bless", script_arg]).status.code(), Some(2), "--bless needs --golden");
     // A script that is not there blesses nothing (it used to write its `cannot read` error).
     let absent = dir.join("absent.lua");
@@ -202,6 +205,8 @@ fn test_runs_every_script_against_its_golden() {
     assert!(lines[0].starts_with("ok    ") && lines[0].ends_with("a_ok.lua"));
     assert!(lines[1].contains("b_differs.lua: output differs"), "{stdout}");
     assert!(stdout.contains("-old\n+new\n"), "{stdout}");
+    let header = format!("--- {}\n+++ {}\n", dir.join("b_differs.out").display(), dir.join("b_differs.lua").display());
+    assert!(stdout.contains(&header), "{stdout}");
     assert!(lines[2].contains("no golden file"), "{stdout}");
     assert!(lines[3].contains("prints different output on two runs, first at line 2"), "{stdout}");
     assert!(lines[4].contains("e_fails.lua: output differs"), "{stdout}");

@@ -91,8 +91,10 @@ pub enum Verdict {
     Blessed { lines: usize },
     /// There is no golden file.
     Missing,
-    /// The output differs from the golden file: a unified diff from golden to output.
-    Differs { diff: String },
+    /// The output differs from the golden file: what the golden holds and what the script
+    /// printed (described as a unified diff from golden to output, headed by their paths as
+    /// the person gave them).
+    Differs { expected: String, actual: String },
     /// Two runs printed different output: the first line that differs in each.
     Unsteady { line: usize, first: Option<String>, second: Option<String> },
     /// The check could not be made: the script is not there, its folder cannot be entered,
@@ -116,7 +118,10 @@ impl Verdict {
                 format!("{script}: wrote {golden} ({})", crate::report::count(*lines, "line"))
             }
             Verdict::Missing => format!("{script}: no golden file {golden}; {bless_hint} to create it"),
-            Verdict::Differs { diff } => format!("{script}: output differs from {golden}:\n{}", diff.trim_end()),
+            Verdict::Differs { expected, actual } => {
+                let diff = unified_diff(expected, actual, &golden.to_string(), &script.to_string());
+                format!("{script}: output differs from {golden}:\n{}", diff.trim_end())
+            }
             Verdict::Unsteady { line, first, second } => {
                 let show = |l: &Option<String>| l.as_ref().map_or("<end of output>".to_string(), |l| format!("{l:?}"));
                 format!(
@@ -189,9 +194,7 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
     }
     match std::fs::read_to_string(golden) {
         Ok(expected) if expected == first => Verdict::Same,
-        Ok(expected) => Verdict::Differs {
-            diff: unified_diff(&expected, &first, &golden.display().to_string(), &script.display().to_string()),
-        },
+        Ok(expected) => Verdict::Differs { expected, actual: first },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Verdict::Missing,
         Err(e) => Verdict::Unchecked { message: format!("cannot read {}: {e}", golden.display()) },
     }
