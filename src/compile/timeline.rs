@@ -492,6 +492,8 @@ impl Builder<'_> {
         let mut markers = Vec::new();
         for marker in raw {
             let m = marker.get_ref();
+            // A marker without a name was reported where it was read.
+            let Some(name) = &m.name else { continue };
             let time = match (&m.time, &m.frame, rate) {
                 (Some(t), _, _) => Ticks::from_secs(*t.get_ref()).ok(),
                 (None, Some(f), Some(rate)) => Some(Ticks::of_frame(*f.get_ref(), rate)).filter(|t| *t <= Ticks::MAX),
@@ -506,7 +508,7 @@ impl Builder<'_> {
                     span,
                     format!(
                         "marker `{}` at {} s is outside the timeline (duration {} s)",
-                        m.name.get_ref(),
+                        name.get_ref(),
                         time,
                         duration
                     ),
@@ -516,7 +518,7 @@ impl Builder<'_> {
             }
             let time = if time >= duration { Ticks((duration.0 - 1).max(0)) } else { time };
             markers.push(Marker {
-                name: m.name.get_ref().clone(),
+                name: name.get_ref().clone(),
                 time,
                 retroactive: m.retroactive,
                 emit_once: m.emit_once,
@@ -533,7 +535,7 @@ impl Builder<'_> {
             |c| c.get_ref().iter().map(|c| c.get_ref().clone()).collect(),
         );
         let mut layers = Vec::new();
-        for layer in raw.layers.get_ref() {
+        for layer in raw.layers() {
             let l = layer.get_ref();
             let mask = l.mask.as_ref().map(|m| self.channel_indices(file, m.get_ref(), &channels, &named.name));
             let Some(source) = self.layer_source(file, layer, &channels, &named.name) else { continue };

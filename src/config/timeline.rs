@@ -98,11 +98,12 @@ impl<'de> Deserialize<'de> for RawCurve {
     }
 }
 
-/// A marker (signal) on a timeline or a track.
+/// A marker (signal) on a timeline or a track. `name` is required, but optional here: a marker
+/// without one is still read, so its time is checked too; local validation reports it missing.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a marker table like { time = 0.2, name = \"whoosh\" }")]
 pub struct RawMarker {
-    pub name: Spanned<String>,
+    pub name: Option<Spanned<String>>,
     /// Seconds from the timeline start.
     pub time: Option<Spanned<f64>>,
     /// Or a frame at the timeline's `frame_rate`.
@@ -266,12 +267,20 @@ impl RawLayer {
     }
 }
 
-/// `[graphs.NAME]`.
+/// `[graphs.NAME]`. `layers` is required, but optional here: a graph without it is still read,
+/// so its channels are checked too; local validation reports it missing.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a graph table with `layers`")]
 pub struct RawGraph {
     pub channels: Option<Spanned<Vec<Spanned<String>>>>,
-    pub layers: Spanned<Vec<Spanned<RawLayer>>>,
+    pub layers: Option<Spanned<Vec<Spanned<RawLayer>>>>,
+}
+
+impl RawGraph {
+    /// Its layers (none when `layers` is missing, which is reported).
+    pub fn layers(&self) -> &[Spanned<RawLayer>] {
+        self.layers.as_ref().map_or(&[], |l| l.get_ref())
+    }
 }
 
 /// The largest frame rate accepted.
@@ -380,6 +389,9 @@ fn frame_in_range(p: &mut Problems, frame: &Spanned<i64>, rate: Option<i64>, wha
 
 fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i64>) {
     let m = marker.get_ref();
+    if m.name.is_none() {
+        p.missing(&["name"], marker.span(), "a marker needs a `name` (the signal it sends)");
+    }
     match (&m.time, &m.frame) {
         (Some(_), Some(_)) => p.error(marker.span(), "a marker takes `time` or `frame`, not both"),
         (None, None) => p.missing(&["time", "frame"], marker.span(), "a marker needs a `time` (seconds) or a `frame`"),
@@ -514,11 +526,15 @@ const SOURCE_KEYS: [&str; 4] = ["blend_tree", "timeline", "clip", "transitions"]
 
 pub(super) fn validate_graph(p: &mut Problems, graph: &Named<RawGraph>) {
     let g = &graph.value;
-    if g.layers.get_ref().is_empty() {
-        p.missing(&["layers"], g.layers.span(), format!("graph `{}` has no layers", graph.name));
+    match &g.layers {
+        Some(layers) if layers.get_ref().is_empty() => {
+            p.missing(&["layers"], layers.span(), format!("graph `{}` has no layers", graph.name))
+        }
+        Some(_) => {}
+        None => p.missing(&["layers"], graph.span.clone(), format!("graph `{}` needs `layers = [...]`", graph.name)),
     }
     let mut names: Vec<&str> = Vec::new();
-    for layer in g.layers.get_ref() {
+    for layer in g.layers() {
         let l = layer.get_ref();
         match &l.name {
             Some(name) => {
