@@ -187,7 +187,7 @@ mod tests {
         assert!(t.first().is_some_and(|&v| v >= 0.35) && t.len() >= 4, "{t:?}");
     }
 
-    /// A recording of `actor` with one leaf column `idle` and these `(time, weight)` samples
+    /// A recording of `hero` with one leaf column `idle` and these `(time, weight)` samples
     /// (`None`: the leaf was not there).
     fn recording(samples: &[(f64, Option<f64>)]) -> Recording {
         use crate::report::recording::{Column, Row};

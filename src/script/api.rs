@@ -312,7 +312,7 @@ fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let meta: Table = lua.globals().get::<Function>("getmetatable")?.call(&stdout)?;
     let methods: Table = meta.get("__index")?;
     let file_write: Function = methods.get("write")?;
-    let standard = vec![(io.get::<Value>("stdout")?, Stream::Out), (io.get::<Value>("stderr")?, Stream::Err)];
+    let standard = vec![(stdout.clone(), Stream::Out), (io.get::<Value>("stderr")?, Stream::Err)];
     let (s, files) = (state.clone(), standard.clone());
     let standard_write = lua.create_function(move |lua, (target, values): (Value, Variadic<Value>)| {
         let Some(&(_, stream)) = files.iter().find(|(file, _)| *file == target) else {
