@@ -113,16 +113,7 @@ pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
     let mut problems = Problems { file: &source.path, text: &source.text, list: Vec::new(), reported: Vec::new() };
     let (root, syntax_errors) = DeTable::parse_recoverable(&source.text);
     if !syntax_errors.is_empty() {
-        // One mistake (an unclosed string) can make the parser complain twice at one place;
-        // the first complaint there is the one to read.
-        let mut seen: Vec<usize> = Vec::new();
-        for error in syntax_errors {
-            let at = error.span().map_or(0, |s| s.start);
-            if !seen.contains(&at) {
-                seen.push(at);
-                problems.toml_error(&error, 0..0);
-            }
-        }
+        problems.syntax_errors(syntax_errors);
         parsed.unparsed = true;
         return (parsed, problems.list);
     }
@@ -284,6 +275,37 @@ impl Problems<'_> {
         self.list.iter().filter(|d| d.is_error()).count()
     }
 
+    /// Reports the parser's complaints, one per slip. A slip makes the parser complain again as
+    /// it recovers, further along the line (a missing `,` in an inline table: up to eight
+    /// complaints, not in line order): the first complaint on a line is the one to read, and
+    /// the rest of the line is read again once it is fixed. An inline table left open takes in
+    /// everything after it (the parser finds no `}` up to the end): complaints inside a table
+    /// opened on an earlier line are one slip, reported once, saying where the table opened
+    /// when the complaint starts a line that the line before did not continue with a `,`.
+    fn syntax_errors(&mut self, mut errors: Vec<toml::de::Error>) {
+        errors.sort_by_key(|e| e.span().map_or(0, |s| s.start));
+        let mut seen: Vec<(bool, usize)> = Vec::new();
+        for error in errors {
+            let at = error.span().map_or(0, |s| s.start).min(self.text.len());
+            let line_start = self.text[..at].rfind('\n').map_or(0, |n| n + 1);
+            let brace = open_inline_table(self.text, at).filter(|&brace| brace < line_start);
+            let slip = brace.map_or((false, line_start), |brace| (true, brace));
+            if seen.contains(&slip) {
+                continue;
+            }
+            seen.push(slip);
+            self.toml_error(&error, 0..0);
+            let starts_line = self.text[line_start..at].trim().is_empty();
+            let continued = self.text[..line_start].trim_end().ends_with([',', '{']);
+            if let Some(brace) = brace.filter(|_| starts_line && !continued) {
+                let (line, col) = diagnostic::line_col(self.text, brace);
+                let hint = format!("the `{{` at line {line}, column {col} is still open: is its `}}` missing?");
+                let last = self.list.pop().expect("just reported");
+                self.list.push(last.with_hint(hint));
+            }
+        }
+    }
+
     /// Turns a toml/serde error into a diagnostic, rewording serde's "unknown field" and
     /// "unknown variant" messages and adding a did-you-mean. A date or time where another
     /// type belongs is called one (serde sees TOML's date-times as tables).
@@ -319,6 +341,18 @@ impl Problems<'_> {
                     meant(&word, &expected).map(|key| format!("did you mean `{key}`?"))
                 };
                 match hint {
+                    Some(hint) => d.with_hint(hint),
+                    None => d,
+                }
+            }
+            // The parser's complaint about a bare word depends on its first letter (`tree`: an
+            // invalid boolean, `idle`: an invalid float).
+            None if ["string values must be quoted", "invalid boolean", "invalid float"]
+                .iter()
+                .any(|start| message.starts_with(start)) =>
+            {
+                let d = Diagnostic::error(self.file, span, message);
+                match unquoted_hint(written) {
                     Some(hint) => d.with_hint(hint),
                     None => d,
                 }
@@ -478,6 +512,72 @@ fn reworded(message: &str) -> String {
     WORDS.iter().fold(message.to_string(), |m, (from, to)| m.replace(from, to))
 }
 
+/// Whether `word` could be a TOML bare key: letters, digits, `_` and `-`, at least one.
+fn is_bare_word(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The offset of the innermost inline table `{` still open at `offset` in TOML `text`, if any
+/// (brackets inside strings and comments do not count).
+fn open_inline_table(text: &str, offset: usize) -> Option<usize> {
+    let mut open: Vec<(char, usize)> = Vec::new();
+    let mut chars = text[..offset].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => {
+                chars.by_ref().find(|&(_, c)| c == '\n');
+            }
+            '"' | '\'' => {
+                let rest = &text[i..offset];
+                let triple = if c == '"' { "\"\"\"" } else { "'''" };
+                let (quote, escapes) = (if rest.starts_with(triple) { triple } else { &rest[..1] }, c == '"');
+                let mut end = quote.len();
+                loop {
+                    let found = rest[end..].find(quote)?; // `offset` is inside a string
+                    let backslashes = rest[..end + found].chars().rev().take_while(|&b| b == '\\').count();
+                    end += found + quote.len();
+                    if !escapes || backslashes % 2 == 0 {
+                        break;
+                    }
+                }
+                while chars.peek().is_some_and(|&(j, _)| j < i + end) {
+                    chars.next();
+                }
+            }
+            '{' | '[' => open.push((c, i)),
+            // A bracket that does not close the innermost one is the parser's complaint, not
+            // a close.
+            '}' | ']' if open.last().is_some_and(|&(o, _)| (o, c) == ('{', '}') || (o, c) == ('[', ']')) => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.into_iter().rev().find(|&(c, _)| c == '{').map(|(_, i)| i)
+}
+
+/// What an unquoted run of text the parser took for a string most likely is: a value followed
+/// by the next key with no `,` between them (`length = 1.0 loop = true`), a value ended by a
+/// `;`, or a name that needs quotes (`motion = walk`). `written` is what the parser underlined.
+fn unquoted_hint(written: &str) -> Option<String> {
+    let is_value = |word: &str| format!("v = {word}").parse::<toml::Table>().is_ok();
+    let word = written.split(char::is_whitespace).next().unwrap_or("");
+    match word.strip_suffix(';') {
+        Some(value) if is_value(value) => Some(format!("TOML separates values with `,`, not `;`: `{value},`")),
+        _ if word.len() < written.trim_end().len() && is_value(word) => {
+            Some(format!("is a `,` missing after `{word}`?"))
+        }
+        _ if word.len() == written.trim_end().len() && is_bare_word(word) => {
+            let quoted = format!("a name goes in quotes: \"{word}\"");
+            Some(match did_you_mean(word, ["true", "false", "inf", "nan"]) {
+                Some(keyword) => format!("did you mean `{keyword}`? ({quoted})"),
+                None => quoted,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Parses serde's "unknown field `x`, expected `a` or `b`" (or "one of `a`, `b`", or
 /// "there are no fields") into (what, word, expected words).
 fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
@@ -543,6 +643,28 @@ fn validate_curve(p: &mut Problems, curve: &Spanned<Vec<Spanned<raw::Exact<f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_inline_table_still_open_skips_strings_comments_and_stray_closers() {
+        // (text, `^` marks where to ask; the offset of the open `{` expected)
+        let table: &[(&str, Option<usize>)] = &[
+            ("a = { b = 1\n^", Some(4)),
+            ("a = { b = 1 }\n^", None),
+            ("a = [{ b = 1 }, { c = [2, 3]\n^", Some(16)),
+            ("a = { b = \"}\" ^", Some(4)),
+            ("a = { b = \"\\\"}\" ^", Some(4)),
+            ("a = { b = '}\\' ^", Some(4)),
+            ("a = { b = \"\"\"}\n}\"\"\" ^", Some(4)),
+            ("a = { # }\n^", Some(4)),
+            ("a = { b = [1 } ^", Some(4)),
+            ("a = { b = ] ^", Some(4)),
+            ("a = \"{ ^", None),
+        ];
+        for &(text, open) in table {
+            let at = text.find('^').unwrap();
+            assert_eq!(open_inline_table(text, at), open, "{text:?}");
+        }
+    }
 
     #[test]
     fn bytes_that_are_not_utf8_are_located_at_the_first_invalid_one() {
