@@ -305,7 +305,7 @@ struct Builder<'a> {
     /// Of the timeline being compiled: whether it is locally valid (warnings are only given
     /// for valid ones — an invalid one has errors to fix first) and its reported keys.
     entry_valid: bool,
-    entry_reported: Vec<String>,
+    entry_reported: Vec<crate::config::ReportedKey>,
     diagnostics: Vec<Diagnostic>,
     snapshot: Snapshot,
     /// How many parameters `[parameters]` declares; implicit ones are appended after them.

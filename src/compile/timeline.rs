@@ -326,7 +326,10 @@ impl Builder<'_> {
         key: &str,
         kind: &str,
     ) -> Option<&'t Spanned<String>> {
-        if field.is_none() && !self.entry_reported.iter().any(|k| k == key) {
+        let task = raw.span();
+        let reported =
+            |r: &crate::config::ReportedKey| r.key == key && task.start <= r.table.start && r.table.end <= task.end;
+        if field.is_none() && !self.entry_reported.iter().any(reported) {
             self.error(file, raw.span(), format!("task type {kind} needs `{key}`"), None);
         }
         field.as_ref()

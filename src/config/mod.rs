@@ -62,7 +62,15 @@ pub struct Named<T> {
     pub valid: bool,
     /// Keys whose problems were already reported while reading it (a bad value, a
     /// misspelling of the key): later checks do not report them again as missing.
-    pub reported: Vec<String>,
+    pub reported: Vec<ReportedKey>,
+}
+
+/// A key of an entry whose problem was reported while reading it, and the span of the table
+/// it was written in (the entry's, or one of its inline tables: a layer, a clip, a marker).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportedKey {
+    pub key: String,
+    pub table: Range<usize>,
 }
 
 /// What one file defines: every entry that has the right TOML shape, flagged `valid` when
@@ -110,7 +118,8 @@ pub const SECTIONS: &[&str] =
 /// them and nothing cascades into "unknown name" errors.
 pub fn parse_file(source: &SourceFile) -> (ParsedFile, Vec<Diagnostic>) {
     let mut parsed = ParsedFile { path: source.path.clone(), ..ParsedFile::default() };
-    let mut problems = Problems { file: &source.path, text: &source.text, list: Vec::new(), reported: Vec::new() };
+    let mut problems =
+        Problems { file: &source.path, text: &source.text, list: Vec::new(), reported: Vec::new(), entry: 0..0 };
     let (root, syntax_errors) = DeTable::parse_recoverable(&source.text);
     if !syntax_errors.is_empty() {
         problems.syntax_errors(syntax_errors);
@@ -192,8 +201,10 @@ struct Problems<'a> {
     file: &'a str,
     text: &'a str,
     list: Vec<Diagnostic>,
-    /// The keys already reported for the entry being validated (see [`Named::reported`]).
-    reported: Vec<String>,
+    /// The keys already reported for the entry being validated (see [`Named::reported`]), and
+    /// the span of its name.
+    reported: Vec<ReportedKey>,
+    entry: Range<usize>,
 }
 
 impl Problems<'_> {
@@ -201,10 +212,15 @@ impl Problems<'_> {
         self.list.push(Diagnostic::error(self.file, span, message));
     }
 
-    /// Reports that one of `keys` is missing — unless a problem with one of them was reported
-    /// already, in which case the absence is only the consequence of that problem.
+    /// Reports that one of `keys` is missing, at `span` — unless a problem with one of them was
+    /// reported already in the same table, in which case the absence is only the consequence
+    /// of that problem. `span` is the table the key is missing from, or something inside it
+    /// (a child's motion), or the entry's name (the entry as a whole): a misspelt `name` in one
+    /// layer does not hide another layer's missing `name`.
     fn missing(&mut self, keys: &[&str], span: Range<usize>, message: impl Into<String>) {
-        if !self.reported.iter().any(|k| keys.contains(&k.as_str())) {
+        let within = |inner: &Range<usize>, outer: &Range<usize>| outer.start <= inner.start && inner.end <= outer.end;
+        let same_table = |table: &Range<usize>| span == self.entry || within(&span, table) || within(table, &span);
+        if !self.reported.iter().any(|r| keys.contains(&r.key.as_str()) && same_table(&r.table)) {
             self.error(span, message);
         }
     }
@@ -212,7 +228,7 @@ impl Problems<'_> {
     /// Whether a problem with `key` was reported while reading the entry being validated: a
     /// check that depends on that key's value would judge the default that stands in for it.
     fn was_reported(&self, key: &str) -> bool {
-        self.reported.iter().any(|k| k == key)
+        self.reported.iter().any(|r| r.key == key)
     }
 
     /// Reports every way `name`, written at `span`, breaks the name rule ([`name_problems`]).
@@ -262,7 +278,7 @@ impl Problems<'_> {
             };
             let name = key.get_ref().to_string();
             let mut named = Named { name, span: key.span(), value: entry, valid: true, reported };
-            self.reported = named.reported.clone();
+            (self.reported, self.entry) = (named.reported.clone(), named.span.clone());
             validate(self, &named);
             self.reported.clear();
             named.valid = self.errors() == before;
@@ -404,7 +420,7 @@ impl Problems<'_> {
 
 /// What one entry deserialized to after pruning (if anything), its errors, and the keys
 /// those errors explain (see [`Named::reported`]).
-type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<String>);
+type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<ReportedKey>);
 
 /// Deserializes one entry, collecting every type-level problem rather than the first: after
 /// each error the offending key (or array element, or the table a field is missing from) is
@@ -415,7 +431,7 @@ type Deserialized<T> = (Option<T>, Vec<toml::de::Error>, Vec<String>);
 fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserialized<T> {
     const MAX_PROBLEMS: usize = 64;
     let mut errors: Vec<toml::de::Error> = Vec::new();
-    let mut explained: Vec<String> = Vec::new();
+    let mut explained: Vec<ReportedKey> = Vec::new();
     let mut shortened: Vec<Range<usize>> = Vec::new();
     for _ in 0..MAX_PROBLEMS {
         let error = match T::deserialize(ValueDeserializer::from(value.clone())) {
@@ -424,18 +440,22 @@ fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserial
         };
         let message = error.message();
         let missing = message.strip_prefix("missing field `").and_then(|m| m.split('`').next());
-        let consequence = missing.is_some_and(|field| explained.iter().any(|e| e == field))
+        let consequence = missing.is_some_and(|field| explained.iter().any(|e| e.key == field))
             || (message.starts_with("invalid length")
                 && error.span().is_some_and(|e| shortened.iter().any(|s| e.start <= s.start && s.end <= e.end)));
         if !consequence {
             errors.push(error.clone());
         }
-        if let Some((_, word, expected)) = unknown_name(message) {
-            explained.extend(meant(&word, &expected).map(str::to_string));
-        }
+        let meant_key =
+            unknown_name(message).and_then(|(_, word, expected)| meant(&word, &expected).map(str::to_string));
         let Some(span) = error.span() else { break };
-        let Some(pruned) = prune(&mut value, &span, None) else { break };
-        explained.extend(pruned.key);
+        let Some(pruned) = prune(&mut value, &span, None) else {
+            explained.extend(meant_key.map(|key| ReportedKey { key, table: span }));
+            break;
+        };
+        for key in meant_key.into_iter().chain(pruned.key) {
+            explained.push(ReportedKey { key, table: pruned.from.clone() });
+        }
         shortened.push(pruned.from);
     }
     (None, errors, explained)
