@@ -174,29 +174,38 @@ impl TimelineClip {
     /// `d` (hold: clamp to [0, d]; loop: `u mod d`, where `u = d` at the first end stays `d`;
     /// ping_pong: `d − |(u mod 2d) − d|`; none/continue: unchanged), then
     /// `local = u·time_scale + clip_in`.
+    ///
+    /// Always inlined where a frame evaluates its clips (LLVM kept it a call): inside
+    /// `[start, end]` it is a multiply-add, and the comparisons with `start` and `end` are
+    /// those of [`TimelineClip::weight_at`]; the extrapolations stay out of line.
+    #[inline(always)]
     pub fn local_time_at(&self, t: Ticks) -> f64 {
         let u = (t - self.start).secs();
-        let d = self.duration();
-        let mode = if t < self.start {
-            Some(self.pre)
+        let mapped = if t < self.start {
+            self.extrapolated(self.pre, u)
         } else if t > self.end {
-            Some(self.post)
+            self.extrapolated(self.post, u)
         } else {
-            None
+            u
         };
-        let mapped = match mode {
-            None | Some(Extrapolation::None) | Some(Extrapolation::Continue) => u,
-            Some(Extrapolation::Hold) => u.clamp(0.0, d),
-            Some(Extrapolation::Loop) => {
+        mapped * self.time_scale + self.clip_in
+    }
+
+    /// `u` (time since `start`, seconds) outside the content interval, mapped by `mode`.
+    fn extrapolated(&self, mode: Extrapolation, u: f64) -> f64 {
+        let d = self.duration();
+        match mode {
+            Extrapolation::None | Extrapolation::Continue => u,
+            Extrapolation::Hold => u.clamp(0.0, d),
+            Extrapolation::Loop => {
                 if u == d {
                     d
                 } else {
                     u.rem_euclid(d)
                 }
             }
-            Some(Extrapolation::PingPong) => d - (u.rem_euclid(2.0 * d) - d).abs(),
-        };
-        mapped * self.time_scale + self.clip_in
+            Extrapolation::PingPong => d - (u.rem_euclid(2.0 * d) - d).abs(),
+        }
     }
 }
 
@@ -261,6 +270,18 @@ impl PartialEq for Timeline {
 }
 
 impl Timeline {
+    /// Whether a window of its time can fire anything: a marker, or the `timeline_looped` of
+    /// a loop (a playback of a timeline with neither skips its windows).
+    pub fn fires_in_windows(&self) -> bool {
+        !self.markers.is_empty() || self.wrap == WrapMode::Loop
+    }
+
+    /// Whether anything reads its playbacks' task source ids: its task clips' commands, or
+    /// the timelines its clips play nested, whose source ids begin with it.
+    pub fn names_task_sources(&self) -> bool {
+        self.lifetime.is_some() || self.clips.iter().any(|c| matches!(c.motion, Some(ClipMotion::Timeline(_))))
+    }
+
     /// The channels the timeline's masks name, in order of first appearance.
     pub fn mask_channels(&self) -> Vec<String> {
         let mut channels: Vec<String> = Vec::new();
