@@ -150,6 +150,10 @@ pub struct Playback {
     /// [`steady_span`](super::interval_tree::IntervalTree::steady_span) of the last query;
     /// empty when `active` was changed otherwise.
     steady: std::ops::Range<Ticks>,
+    /// Where no active clip's weight changes: the intersection of their
+    /// [`steady_weight_span`](super::TimelineClip::steady_weight_span)s at the last
+    /// evaluation that weighed them; emptied with each query of the interval tree.
+    settled: std::ops::Range<Ticks>,
     enabled: Flags,
     /// Where each kind of mixer number sits in `numbers`.
     layout: Layout,
@@ -266,6 +270,7 @@ impl Playback {
             active: Indices::new(),
             query: Indices::new(),
             steady: NOT_STEADY,
+            settled: NOT_STEADY,
             enabled: smallvec![false; clips],
             numbers: smallvec![0.0; layout.total()],
             layout,
@@ -705,7 +710,9 @@ impl Playback {
     /// Weights and local times at wrapped time `t` (REFERENCE §3.5). The mixers are composed
     /// again only when something they read changed — the active clips, a clip weight, or a
     /// clip with a runtime of its own (a tree, a nested timeline) — as trees cache their
-    /// weights on their inputs (§2.7): on a plateau a playback only moves its local times.
+    /// weights on their inputs (§2.7); the weights are computed again only outside the span
+    /// where none of them changes (`settled`): on a plateau a playback only moves its local
+    /// times.
     fn evaluate(
         &mut self,
         snapshot: &Snapshot,
@@ -744,14 +751,24 @@ impl Playback {
             }
             std::mem::swap(&mut self.active, &mut self.query);
             self.steady = def.tree.steady_span(t);
+            self.settled = NOT_STEADY;
+        }
+        // Inside the settled span every active clip keeps the weight it has.
+        let weigh = !self.settled.contains(&t);
+        if weigh {
+            self.settled = Ticks(i64::MIN)..Ticks(i64::MAX);
         }
         let [clip_weights, clip_times, _] = self.layout.clip_parts(&mut self.numbers);
         for &c in &self.active {
             let c = c as usize;
             let clip = &def.clips[c];
-            let weight = clip.weight_at(t);
-            changed |= weight != clip_weights[c];
-            clip_weights[c] = weight;
+            if weigh {
+                let weight = clip.weight_at(t);
+                changed |= weight != clip_weights[c];
+                clip_weights[c] = weight;
+                let span = clip.steady_weight_span(t);
+                self.settled = self.settled.start.max(span.start)..self.settled.end.min(span.end);
+            }
             let previous = std::mem::replace(&mut clip_times[c], clip.local_time_at(t));
             // Only a clip with a runtime of its own reads `inner` (the others skip its memory).
             if clip.has_inner_runtime() {
