@@ -51,10 +51,13 @@ impl Lifecycle {
         }
         self.flow.clear();
         self.source.clear();
-        let _ = self.source.write_fmt(source);
+        if def.names_task_sources() {
+            let _ = self.source.write_fmt(source);
+        }
     }
 
-    /// `timeline#serial`, the prefix of every task's source id.
+    /// `timeline#serial`, the prefix of every task's source id (empty for a timeline whose
+    /// source ids nothing reads: [`Timeline::names_task_sources`]).
     pub fn source(&self) -> &str {
         &self.source
     }

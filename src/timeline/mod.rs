@@ -120,6 +120,17 @@ fn ticks_over(ticks: i64, seconds: f64) -> f64 {
     if span >= length { 1.0 } else { span / length }
 }
 
+/// The fewest ticks from which [`ticks_over`] is 1 for a length of `seconds`:
+/// `⌈seconds · 1e12⌉` (the truncation, plus one where it falls short: `f64::ceil` is a call
+/// of the math library here); `None` where no tick reaches it. Ticks as `f64` grow with
+/// ticks, so every longer span is 1 too.
+fn ticks_reaching(seconds: f64) -> Option<i64> {
+    let length = seconds * TICKS_PER_SECOND as f64;
+    let truncated = length as i64;
+    let ticks = if (truncated as f64) < length { truncated.saturating_add(1) } else { truncated };
+    (ticks as f64 >= length).then_some(ticks)
+}
+
 impl TimelineClip {
     fn duration(&self) -> f64 {
         (self.end - self.start).secs()
@@ -169,34 +180,63 @@ impl TimelineClip {
         }
     }
 
+    /// The span around `t`, half-open, over which [`TimelineClip::weight_at`] stays what it is
+    /// at `t`: before `start` and after `end` (extrapolated: constant), and between the mixes,
+    /// where both are at their plateau — from `start + ⌈mix_in·1e12⌉` to
+    /// `end − ⌈mix_out·1e12⌉` ticks both quotients of [`TimelineClip::mix_in_at`] and
+    /// [`TimelineClip::mix_out_at`] are 1 (a mix of length 0 is 1 throughout). Empty on a mix.
+    pub fn steady_weight_span(&self, t: Ticks) -> std::ops::Range<Ticks> {
+        if t < self.start {
+            return Ticks(i64::MIN)..self.start;
+        }
+        if t > self.end {
+            return Ticks(self.end.0 + 1)..Ticks(i64::MAX);
+        }
+        let plateau_after = |seconds: f64| if seconds <= 0.0 { Some(0) } else { ticks_reaching(seconds) };
+        let (Some(after_in), Some(before_out)) = (plateau_after(self.mix_in), plateau_after(self.mix_out)) else {
+            return t..t;
+        };
+        let (first, last) = (self.start + Ticks(after_in), self.end - Ticks(before_out));
+        if first <= t && t <= last { first..last + Ticks(1) } else { t..t }
+    }
+
     /// The clip's local time at timeline time `t` (REFERENCE §3.4): `u = t − start`, mapped
     /// by the pre/post extrapolation mode outside `[start, end]` with the unscaled duration
     /// `d` (hold: clamp to [0, d]; loop: `u mod d`, where `u = d` at the first end stays `d`;
     /// ping_pong: `d − |(u mod 2d) − d|`; none/continue: unchanged), then
     /// `local = u·time_scale + clip_in`.
+    ///
+    /// Always inlined where a frame evaluates its clips (LLVM kept it a call): inside
+    /// `[start, end]` it is a multiply-add, and the comparisons with `start` and `end` are
+    /// those of [`TimelineClip::weight_at`]; the extrapolations stay out of line.
+    #[inline(always)]
     pub fn local_time_at(&self, t: Ticks) -> f64 {
         let u = (t - self.start).secs();
-        let d = self.duration();
-        let mode = if t < self.start {
-            Some(self.pre)
+        let mapped = if t < self.start {
+            self.extrapolated(self.pre, u)
         } else if t > self.end {
-            Some(self.post)
+            self.extrapolated(self.post, u)
         } else {
-            None
+            u
         };
-        let mapped = match mode {
-            None | Some(Extrapolation::None) | Some(Extrapolation::Continue) => u,
-            Some(Extrapolation::Hold) => u.clamp(0.0, d),
-            Some(Extrapolation::Loop) => {
+        mapped * self.time_scale + self.clip_in
+    }
+
+    /// `u` (time since `start`, seconds) outside the content interval, mapped by `mode`.
+    fn extrapolated(&self, mode: Extrapolation, u: f64) -> f64 {
+        let d = self.duration();
+        match mode {
+            Extrapolation::None | Extrapolation::Continue => u,
+            Extrapolation::Hold => u.clamp(0.0, d),
+            Extrapolation::Loop => {
                 if u == d {
                     d
                 } else {
                     u.rem_euclid(d)
                 }
             }
-            Some(Extrapolation::PingPong) => d - (u.rem_euclid(2.0 * d) - d).abs(),
-        };
-        mapped * self.time_scale + self.clip_in
+            Extrapolation::PingPong => d - (u.rem_euclid(2.0 * d) - d).abs(),
+        }
     }
 }
 
@@ -261,6 +301,18 @@ impl PartialEq for Timeline {
 }
 
 impl Timeline {
+    /// Whether a window of its time can fire anything: a marker, or the `timeline_looped` of
+    /// a loop (a playback of a timeline with neither skips its windows).
+    pub fn fires_in_windows(&self) -> bool {
+        !self.markers.is_empty() || self.wrap == WrapMode::Loop
+    }
+
+    /// Whether anything reads its playbacks' task source ids: its task clips' commands, or
+    /// the timelines its clips play nested, whose source ids begin with it.
+    pub fn names_task_sources(&self) -> bool {
+        self.lifetime.is_some() || self.clips.iter().any(|c| matches!(c.motion, Some(ClipMotion::Timeline(_))))
+    }
+
     /// The channels the timeline's masks name, in order of first appearance.
     pub fn mask_channels(&self) -> Vec<String> {
         let mut channels: Vec<String> = Vec::new();
@@ -366,6 +418,30 @@ mod tests {
             let c = TimelineClip { post: mode, ext_end, ..base.clone() };
             assert!((c.latest_local_time() - latest).abs() < 1e-12, "{mode:?}: {}", c.latest_local_time());
         }
+    }
+
+    #[test]
+    fn the_steady_weight_span_is_where_the_weight_stays() {
+        // [0, 0.6) with linear mixes of 0.1 s: the plateau is [0.1, 0.5] s.
+        let c = TimelineClip {
+            mix_in: 0.1,
+            mix_out: 0.1,
+            mix_in_curve: Curve::Linear,
+            mix_out_curve: Curve::Linear,
+            ..clip(0.0, 0.6)
+        };
+        let s = |secs: f64| Ticks::from_secs(secs).unwrap();
+        let plateau = c.steady_weight_span(s(0.3));
+        assert_eq!(plateau, s(0.1)..s(0.5) + Ticks(1));
+        for t in [plateau.start, s(0.3), s(0.5)] {
+            assert_eq!(c.weight_at(t), 1.0);
+        }
+        for t in [plateau.start - Ticks(1), plateau.end] {
+            assert!(c.weight_at(t) < 1.0);
+        }
+        assert!(c.steady_weight_span(s(0.05)).is_empty(), "on a mix");
+        assert_eq!(c.steady_weight_span(s(-1.0)), Ticks(i64::MIN)..s(0.0));
+        assert_eq!(c.steady_weight_span(s(0.7)), s(0.6) + Ticks(1)..Ticks(i64::MAX));
     }
 
     #[test]
