@@ -35,7 +35,21 @@ pub trait Layout2d {
 /// A tree's child weights from its blend inputs, written to `out` (one weight per child, in
 /// layout order). The inputs are `[x]` for `1d`, `[x, y]` for the 2D types and one value per
 /// child for `direct` — see `Node::write_blend_inputs`.
+///
+/// Inlined where a tree evaluates, with the `1d` weights (a handful of compares): their call
+/// was a third of their cost, as the function's frame is sized for the 2D layouts, which
+/// stay behind one call.
+#[inline(always)]
 pub fn child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
+    match layout {
+        Layout::OneD { thresholds } => thresholds.weights(inputs[0], out),
+        other => other_child_weights(other, inputs, out),
+    }
+}
+
+/// [`child_weights`] of the layouts other than `1d`.
+#[inline(never)]
+fn other_child_weights(layout: &Layout, inputs: &[f64], out: &mut [f64]) {
     match layout {
         Layout::OneD { thresholds } => thresholds.weights(inputs[0], out),
         Layout::SimpleDirectional(l) => l.weights(point(inputs), out),
