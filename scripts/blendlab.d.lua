@@ -178,9 +178,10 @@ function bl.spawn(name, spec) end
 ---@param fn fun()
 function bl.at(time, fn) end
 ---Advances the clock by `dt` seconds, running every logic frame that falls due (catch-up).
+---An error from inside a frame (a `bl.at` callback or a `bl.on` listener): schedule with `bl.at`.
 ---@param dt number
 function bl.step(dt) end
----Runs exactly `n` logic frames.
+---Runs exactly `n` logic frames (not from inside a frame, as `bl.step`).
 ---@param n integer
 function bl.frames(n) end
 ---@return number seconds time of the last logic frame

@@ -119,6 +119,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
             if !(n.fract() == 0.0 && n >= 0.0) {
                 return Err(located(lua, format!("bl.frames: takes a whole number of frames ≥ 0, got {n}")));
             }
+            refuse_inside_frames(lua, &s, "bl.frames")?;
             let frames =
                 s.borrow_mut().session.plan_frames(n as u64).map_err(|e| located(lua, format!("bl.frames: {e}")))?;
             run_frames(lua, &s, frames)
@@ -547,10 +548,25 @@ fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
     host.session.find_actor(name).ok().filter(|&id| host.session.actor(id).spec == *spec)
 }
 
+/// Refuses to step the clock (`what`: `bl.step`, `bl.frames`) from inside a frame: from a
+/// `bl.at` callback or a `bl.on` listener that frames are running.
+pub(crate) fn refuse_inside_frames(lua: &Lua, state: &Shared, what: &str) -> mlua::Result<()> {
+    if state.borrow().in_frames {
+        let message = format!(
+            "{what}: cannot step the clock from inside a frame (a `bl.at` callback or a `bl.on` listener); \
+             schedule what comes later with `bl.at`"
+        );
+        return Err(located(lua, message));
+    }
+    Ok(())
+}
+
 /// Runs planned frames. An interrupt (Ctrl-C) stops between frames, or inside a callback
 /// whose frame still finishes; either way the clock then stands at the last frame that ran.
 pub(crate) fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
+    state.borrow_mut().in_frames = true;
     let result = frames.into_iter().try_for_each(|frame| run_frame(lua, state, frame));
+    state.borrow_mut().in_frames = false;
     if result.is_err() && state.borrow().watchdog.tripped().is_some() {
         state.borrow_mut().session.clock_mut().stop_at_current_frame();
     }

@@ -83,6 +83,9 @@ pub(crate) struct HostState {
     recordings: Vec<crate::report::recording::Recording>,
     /// `bl.inputs` in play, applied at the start of every frame.
     inputs: Vec<inputs::ActiveInputs>,
+    /// Whether logic frames are running: a `bl.at` callback or a `bl.on` listener called from
+    /// a frame cannot step the clock (the frames planned around it would run twice).
+    in_frames: bool,
 }
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
@@ -209,6 +212,7 @@ impl Host {
             live: BTreeSet::new(),
             scripts: Vec::new(),
             rerunning: None,
+            in_frames: false,
             last_build_failed: false,
             steps: Default::default(),
             recordings: Vec::new(),

@@ -103,6 +103,7 @@ fn pieces(plan: StepPlan, dt: f64, rate: u32, rng: &mut u64) -> Vec<f64> {
 /// `bl.step(dt)` under the host's plan. A step the clock would refuse as a whole (over the
 /// catch-up budget, negative, not finite) is refused as written, whatever the plan.
 pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
+    super::api::refuse_inside_frames(lua, state, "bl.step")?;
     let plan = state.borrow().steps.plan;
     if plan == StepPlan::AsWritten {
         return clock_step(lua, state, dt);
