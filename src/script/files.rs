@@ -1,6 +1,8 @@
 //! Files that scripts and headless runs write (CSV, SVG, JSON Lines, Graphviz, goldens):
 //! always through a temporary file beside the target and a rename, so a reader never sees
-//! half a file and a failed write leaves the old one as it was.
+//! half a file and a failed write leaves the old one as it was. What a write in place would
+//! respect, the rename does too: a read-only file is refused, a symbolic link is written
+//! through to its target (the link stays), and a file keeps its permissions.
 
 use std::path::Path;
 
@@ -9,11 +11,22 @@ use mlua::Lua;
 use super::Shared;
 use super::api::{located, script_path};
 
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`.
+/// Writes `text` to a temporary file beside the file `path` names (through a symbolic link,
+/// the file it points to), then renames it over that file, which keeps its permissions; a
+/// read-only file is refused.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path.file_name().ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let temporary = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, path)).inspect_err(|_| {
+    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if linked { std::fs::canonicalize(path)? } else { path.to_path_buf() };
+    let existing = std::fs::metadata(&target).ok();
+    if existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
+        return Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the file is read-only"));
+    }
+    let name = target.file_name().ok_or_else(|| std::io::Error::other("the path names no file"))?;
+    let temporary = target.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
+    let written = std::fs::write(&temporary, text)
+        .and_then(|()| existing.map_or(Ok(()), |m| std::fs::set_permissions(&temporary, m.permissions())))
+        .and_then(|()| std::fs::rename(&temporary, &target));
+    written.inspect_err(|_| {
         let _ = std::fs::remove_file(&temporary);
     })
 }
@@ -24,4 +37,53 @@ pub(crate) fn write_for_script(lua: &Lua, state: &Shared, what: &str, path: &str
     let full = script_path(lua, state, path, what)?;
     write_atomically(&full, text).map_err(|e| located(lua, format!("{what}: cannot write {}: {e}", full.display())))?;
     Ok(full.display().to_string())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    use super::write_atomically;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("blendlab-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn mode(path: &std::path::Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_write_respects_what_a_write_in_place_would() {
+        let dir = scratch("respect");
+        // A read-only file is refused and stays as it was.
+        let locked = dir.join("locked.csv");
+        std::fs::write(&locked, "old\n").unwrap();
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let refused = write_atomically(&locked, "new\n").unwrap_err();
+        assert_eq!(refused.to_string(), "the file is read-only");
+        assert_eq!((std::fs::read_to_string(&locked).unwrap().as_str(), mode(&locked)), ("old\n", 0o444));
+        // A file keeps its permissions.
+        let private = dir.join("private.csv");
+        std::fs::write(&private, "old\n").unwrap();
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&private, "new\n").unwrap();
+        assert_eq!((std::fs::read_to_string(&private).unwrap().as_str(), mode(&private)), ("new\n", 0o600));
+        // A symbolic link is written through: the file it points to changes, the link stays.
+        let link = dir.join("link.csv");
+        symlink(&private, &link).unwrap();
+        write_atomically(&link, "through\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&private).unwrap(), "through\n");
+        // No temporary file is left behind.
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, ["link.csv", "locked.csv", "private.csv"]);
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
