@@ -61,13 +61,18 @@ pub struct Axis {
 }
 
 impl Axis {
-    /// Value `k` of `0..=steps`: `from·(1 − k/steps) + to·(k/steps)`, exact at both ends.
+    /// Value `k` of `0..=steps`: `from` and `to` at the ends, and between them
+    /// `(from·(steps − k) + to·k) / steps` — one rounding where the sum is exact, so a value
+    /// that two sweeps share comes out the same (0.05 of `-1..0.5` in 10 steps and of `0..0.5`
+    /// in 10), and a round value is round (`-1..5` in 24 steps passes 0, 1 and 3 exactly).
     pub fn value(&self, k: u64) -> f64 {
-        if self.steps == 0 {
+        if k == 0 {
             return self.from;
         }
-        let t = k as f64 / self.steps as f64;
-        self.from * (1.0 - t) + self.to * t
+        if k >= self.steps {
+            return self.to;
+        }
+        (self.from * (self.steps - k) as f64 + self.to * k as f64) / self.steps as f64
     }
 }
 
@@ -183,5 +188,14 @@ mod tests {
         assert_eq!(axis.value(3), 0.3);
         let single = Axis { steps: 0, ..axis };
         assert_eq!(single.value(0), 0.1);
+    }
+
+    #[test]
+    fn a_value_two_sweeps_share_is_the_same_number() {
+        let axis = |from: f64, to: f64, steps: u64| Axis { parameter: "x".into(), from, to, steps };
+        assert_eq!(axis(-1.0, 0.5, 10).value(7), 0.05);
+        assert_eq!(axis(0.0, 0.5, 10).value(1), 0.05);
+        let wide = axis(-1.0, 5.0, 24);
+        assert_eq!([wide.value(4), wide.value(8), wide.value(16)], [0.0, 1.0, 3.0]);
     }
 }
