@@ -71,9 +71,16 @@ function Actor:set(parameter, value) end
 ---@param parameter string
 ---@return number raw, number smoothed
 function Actor:get(parameter) end
+---Each leaf's share of the final result (REFERENCE §6); a leaf of an additive layer has none
+---(see `additive_weights`).
 ---@param channel? string default: the first channel
 ---@return bl.Weights
 function Actor:weights(channel) end
+---What each leaf of an additive layer adds on top: `layer weight × its share` (the table's
+---`+layer` column).
+---@param channel? string default: the first channel
+---@return table<string, number>
+function Actor:additive_weights(channel) end
 ---@param channel? string
 ---@return number coverage the output weight of the channel
 function Actor:output_weight(channel) end

@@ -143,6 +143,23 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
 
     let s = state.clone();
     raw.set(
+        "actor_additive_weights",
+        lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
+            let host = s.borrow();
+            let graph = host.session.actor(actor_id(&this)?).graph();
+            let c = channel(lua, "actor:additive_weights", graph, name)?;
+            let table = lua.create_table()?;
+            for (leaf, weight) in graph.leaves().iter().zip(graph.additive_weights(c)) {
+                if graph.layers()[leaf.layer].additive {
+                    table.set(leaf.name.as_str(), *weight)?;
+                }
+            }
+            Ok(table)
+        })?,
+    )?;
+
+    let s = state.clone();
+    raw.set(
         "actor_output_weight",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();

@@ -9,6 +9,8 @@ print(hero:table())
 local lower = hero:weights("lower")
 bl.near(lower.idle + lower.walk, 0.2, 1e-12)
 bl.near(lower.lean, 0.8, 1e-12)
+-- The additive breath takes no share (weight 0) and adds its layer weight × its share.
+print("weights:", lower.breathe, "additive:", hero:additive_weights("lower"))
 
 -- Play the masked timeline on the upper layer: it only takes share of `upper`.
 local greet = hero:play("greet", { layer = "upper" })
