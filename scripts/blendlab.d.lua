@@ -240,7 +240,7 @@ function bl.expect_weights(actor, weights, tolerance, channel) end
 ---@param filter? bl.EventFilter
 function bl.no_duplicate_events(filter) end
 ---Samples an actor every `every` logic frames (default 1) from now.
----@param actor bl.Actor
+---@param actor bl.Actor|string the actor or its name
 ---@param options? { every: integer? }
 ---@return bl.Recording
 function bl.record(actor, options) end
@@ -250,7 +250,7 @@ function bl.record(actor, options) end
 ---@return string
 function bl.events_jsonl(path, filter) end
 ---Plays `[inputs.NAME]` (keyframes and triggers) on an actor from now.
----@param actor bl.Actor
+---@param actor bl.Actor|string the actor or its name
 ---@param name string
 function bl.inputs(actor, name) end
 ---A tree's weights over one parameter (`from`, `to`, `steps`) or a grid of two.

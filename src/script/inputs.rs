@@ -4,11 +4,10 @@
 //! fires in time order — a timeline played or a transition begun. Once the last key and
 //! trigger have passed, the inputs are done.
 
-use mlua::{Lua, Table, UserDataRef};
+use mlua::{Lua, Table, Value};
 
 use super::Shared;
-use super::actor::Handle;
-use super::api::located;
+use super::api::{actor_of, located};
 use crate::config::suggestion;
 use crate::input::{InputDef, TriggerAction};
 use crate::session::{ActorId, Session};
@@ -85,8 +84,8 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
     let s = state.clone();
     raw.set(
         "inputs",
-        lua.create_function(move |lua, (actor, name): (UserDataRef<Handle>, String)| {
-            let Handle::Actor(actor) = *actor else { return Err(located(lua, "bl.inputs: expected an actor")) };
+        lua.create_function(move |lua, (actor, name): (Value, String)| {
+            let actor = actor_of(lua, "bl.inputs", &s.borrow().session, actor)?;
             let mut host = s.borrow_mut();
             if def(&host.session, &name).is_none() {
                 let names: Vec<&str> = host.session.snapshot().inputs.iter().map(|i| i.name.as_str()).collect();

@@ -10,7 +10,7 @@
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef, Value};
 
 use super::actor::{Handle, METHODS_KEY};
-use super::api::{Options, event_filter, located};
+use super::api::{Options, actor_of, event_filter, located};
 use super::files::write_for_script;
 use super::{Host, Shared};
 use crate::report::jsonl::events_jsonl;
@@ -78,8 +78,8 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
     let s = state.clone();
     raw.set(
         "record",
-        lua.create_function(move |lua, (actor, options): (UserDataRef<Handle>, Option<Table>)| {
-            let Handle::Actor(id) = *actor else { return Err(located(lua, "bl.record: expected an actor")) };
+        lua.create_function(move |lua, (actor, options): (Value, Option<Table>)| {
+            let id = actor_of(lua, "bl.record", &s.borrow().session, actor)?;
             let every = every(lua, options)?;
             let mut host = s.borrow_mut();
             let recording = Recording::new(&host.session, id, every);

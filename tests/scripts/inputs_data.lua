@@ -4,7 +4,8 @@ bl.rate(10)
 bl.load("inputs_data.toml")
 local function curve(name)
   local walker = bl.spawn(name, { graph = "walker" })
-  bl.inputs(walker, name)
+  -- An actor is given by its handle or, as here, by its name.
+  bl.inputs(name, name)
   local row = {}
   for _ = 1, 12 do
     bl.frames(1)
