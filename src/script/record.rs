@@ -69,7 +69,10 @@ fn every(lua: &Lua, options: Option<Table>) -> mlua::Result<u64> {
     match every {
         None => Ok(1),
         Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u64),
-        Some(n) => Err(located(lua, format!("bl.record: `every` takes a whole number of frames ≥ 1, got {n}"))),
+        Some(n) => {
+            let most = u32::MAX;
+            Err(located(lua, format!("bl.record: `every` takes a whole number of frames from 1 to {most}, got {n}")))
+        }
     }
 }
 

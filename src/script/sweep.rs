@@ -40,7 +40,8 @@ fn axis(lua: &Lua, parameter: String, range: [&Value; 3]) -> mlua::Result<Axis> 
     let [from, to, steps] = range.map(number);
     let (Some(from), Some(to), Some(steps)) = (from, to, steps) else { return Err(located(lua, USAGE)) };
     if !(steps >= 0.0 && steps.fract() == 0.0 && steps <= u32::MAX as f64) {
-        return Err(located(lua, format!("bl.sweep: steps must be a whole number ≥ 0, got {steps}")));
+        let most = u32::MAX;
+        return Err(located(lua, format!("bl.sweep: steps must be a whole number from 0 to {most}, got {steps}")));
     }
     Ok(Axis { parameter, from, to, steps: steps as u64 })
 }
