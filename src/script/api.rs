@@ -6,7 +6,7 @@ use mlua::{Function, Lua, MultiValue, Table, Value, Variadic};
 
 use super::actor::Handle;
 use super::{Listener, Shared, load_config};
-use crate::config::suggestion;
+use crate::config::{number, suggestion};
 use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
 use crate::session::{ActorId, ActorSpec, Session};
@@ -236,8 +236,11 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
                 return Err(located(
                     lua,
                     format!(
-                        "expectation failed{what}: expected {expected} ± {tol}, got {actual} (off by {:e})",
-                        (actual - expected).abs()
+                        "expectation failed{what}: expected {} ± {}, got {} (off by {})",
+                        number(expected),
+                        number(tol),
+                        number(actual),
+                        number((actual - expected).abs())
                     ),
                 ));
             }
