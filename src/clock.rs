@@ -25,8 +25,8 @@ pub enum ClockError {
     #[error("step duration: {0}")]
     BadStep(TimeError),
     #[error(
-        "this step would run {frames} logic frames, over the catch-up budget of {budget}; \
-         step in smaller pieces or raise the budget with bl.catch_up_budget(n)"
+        "that would run {frames} logic frames at once, over the catch-up budget of {budget}; \
+         run fewer at a time or raise the budget with bl.catch_up_budget(n)"
     )]
     OverBudget { frames: u64, budget: u64 },
     #[error("rate must be a whole number of Hz from 1 to 100000, got {0}")]
