@@ -141,7 +141,10 @@ fn a_catch_up_step_over_budget_is_refused_before_any_work() {
     let before = drill.host.with_session(|s| (s.clock().frame(), s.events().len(), format!("{:?}", s.actors())));
     let refused = drill.host.eval("bl.catch_up_budget(10) return pcall(bl.step, 1)").unwrap();
     assert_eq!(refused[0], "false");
-    assert!(refused[1].contains("that would run 60 logic frames at once, over the catch-up budget of 10"), "{refused:?}");
+    assert!(
+        refused[1].contains("that would run 60 logic frames at once, over the catch-up budget of 10"),
+        "{refused:?}"
+    );
     let after = drill.host.with_session(|s| (s.clock().frame(), s.events().len(), format!("{:?}", s.actors())));
     assert_eq!(before, after, "nothing ran: no frame, no event, no actor change");
     drill.host.eval("bl.step(10 / 60)").unwrap();

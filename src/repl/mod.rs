@@ -333,6 +333,19 @@ impl Repl {
             };
         }
         let chunk = if self.pending.is_empty() { code } else { format!("{}\n{code}", self.pending) };
+        // A `:command` on the line after an unfinished chunk (which it cannot finish): the
+        // chunk ends there, with its error, and the command runs as on a line of its own.
+        if let Some((unfinished, command)) = chunk.rsplit_once('\n')
+            && command.trim_start().starts_with(':')
+            && self.host.is_incomplete(unfinished)
+            && !self.host.is_incomplete(&chunk)
+            && !self.host.compiles(&chunk)
+        {
+            let (unfinished, command) = (unfinished.to_string(), command.to_string());
+            self.pending.clear();
+            self.eval(&unfinished);
+            return self.line(&command);
+        }
         if self.host.is_incomplete(&chunk) {
             self.pending = chunk;
             return Flow::Continue;

@@ -290,6 +290,12 @@ impl Host {
         is_incomplete(&self.lua, code)
     }
 
+    /// Whether `code` compiles as the prompt runs it: as an expression, or as statements.
+    pub fn compiles(&self, code: &str) -> bool {
+        let compiles = |text: &str| self.lua.load(text).into_function().is_ok();
+        compiles(&format!("return {code}")) || compiles(code)
+    }
+
     /// Calls `bl.NAME(args…)` as a script would (the REPL's `:step`, `:frames`).
     pub fn call_bl(&self, name: &str, args: impl IntoLuaMulti) -> Result<(), ScriptError> {
         let bl: Table = self.lua.globals().get("bl")?;
