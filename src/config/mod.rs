@@ -193,6 +193,9 @@ fn name_problems(name: &str) -> Vec<&'static str> {
     if name.starts_with('<') {
         problems.push("a name may not start with `<`: blendlab keeps that for its own rows (`<default>`)");
     }
+    if name.chars().any(char::is_control) {
+        problems.push("a name may not contain control characters (a tab, a newline): it prints on one line");
+    }
     problems
 }
 
