@@ -313,3 +313,18 @@ fn a_reader_that_stops_reading_ends_the_run_quietly() {
     assert_eq!(text(&out.stderr), "", "`| head` must not end in a Broken pipe error");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_lua_file_given_to_bl_load_is_named_for_dofile_from_the_working_folder() {
+    // `bl.load` reads from the script's folder, `dofile` from the working folder: the hint
+    // names the file as `dofile` would find it.
+    let dir = common::scratch("dofile_hint");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/helper.lua"), "print('helper')\n").unwrap();
+    std::fs::write(dir.join("sub/main.lua"), "bl.load('helper.lua')\n").unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_blendlab")).args(["run", "sub/main.lua"]).current_dir(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(r#"run it with dofile("sub/helper.lua")"#), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -580,11 +580,11 @@ fn shown_path(path: &Path) -> PathBuf {
 /// A file that is not loaded after a failure, in a folder that exists, is remembered as
 /// unloaded (a hot reload follows it) until a load of it succeeds.
 fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
-    if path.extension().is_some_and(|e| e == "lua") {
-        let path = path.display();
-        return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({:?})", path.to_string()));
-    }
     let path = shown_path(path).display().to_string();
+    if path.ends_with(".lua") {
+        // `dofile` reads from the working folder, which `path` is shown from.
+        return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
+    }
     let loaded = read_config(&path)
         .map_err(|why| {
             let mut host = state.borrow_mut();
