@@ -66,16 +66,27 @@ pub(crate) enum Align {
     Right,
 }
 
+/// How many columns of a terminal `text` takes: 2 for a wide character (`走`), 0 for a
+/// combining one, 1 for the others. Tables line up names by it.
+pub(crate) fn display_width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` followed by spaces up to `width` terminal columns ([`display_width`]).
+pub(crate) fn padded(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(display_width(text))))
+}
+
 /// A plain table: each line starts with `indent`, columns are as wide as their widest cell
-/// (in characters) and two spaces apart, a header line first; no trailing spaces.
+/// (in terminal columns) and two spaces apart, a header line first; no trailing spaces.
 pub(crate) fn grid(indent: &str, headers: &[&str], aligns: &[Align], rows: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..headers.len())
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).chain([headers[c].chars().count()]).max().unwrap_or(0))
+        .map(|c| rows.iter().map(|r| display_width(&r[c])).chain([display_width(headers[c])]).max().unwrap_or(0))
         .collect();
     let line = |cells: Vec<&str>| {
         let mut text = indent.to_string();
         for (c, cell) in cells.into_iter().enumerate() {
-            let pad = " ".repeat(widths[c] - cell.chars().count());
+            let pad = " ".repeat(widths[c] - display_width(cell));
             let gap = if c == 0 { "" } else { "  " };
             match aligns[c] {
                 Align::Left => write!(text, "{gap}{cell}{pad}"),
@@ -119,9 +130,8 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     let leaf_names = graph.leaves().iter().map(|l| l.name.as_str());
     let param_names = params.iter().map(|&p| snapshot.parameters[p].name.as_str());
     let width =
-        leaf_names.chain(param_names).chain(["parameter", "<default>"]).map(|n| n.chars().count()).max().unwrap_or(9)
-            + 2;
-    let pad = |name: &str| format!("{name}{}", " ".repeat(width - name.chars().count()));
+        leaf_names.chain(param_names).chain(["parameter", "<default>"]).map(display_width).max().unwrap_or(9) + 2;
+    let pad = |name: &str| padded(name, width);
 
     if !params.is_empty() {
         let header = format!("  {}{:>10} {:>10}", pad("parameter"), "raw", "smoothed");
@@ -439,11 +449,11 @@ pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
                 let _ = writeln!(out, "  {}: {}", style.paint(label, |t| t.yellow().to_string()), list.join(", "));
             }
         }
-        let width = change.weights.iter().map(|r| r.leaf.chars().count()).chain([4]).max().unwrap_or(4) + 2;
-        let header = format!("  {:width$}{:>10} {:>10}", "leaf", "before", "after");
+        let width = change.weights.iter().map(|r| display_width(&r.leaf)).chain([4]).max().unwrap_or(4) + 2;
+        let header = format!("  {}{:>10} {:>10}", padded("leaf", width), "before", "after");
         let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
         for row in &change.weights {
-            let line = format!("  {:width$}{:>10} {:>10}", row.leaf, cell(row.before), cell(row.after));
+            let line = format!("  {}{:>10} {:>10}", padded(&row.leaf, width), cell(row.before), cell(row.after));
             let bar = style.paint(&bar(row.after.unwrap_or(0.0)), |t| t.cyan().to_string());
             let _ = writeln!(out, "{}", format!("{line}  {bar}").trim_end());
         }
@@ -454,6 +464,15 @@ pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_line_up_by_terminal_width() {
+        // `走る` takes four columns, `é` (e and a combining accent) one.
+        let rows = vec![vec!["走る".to_string(), "1".to_string()], vec!["e\u{301}".to_string(), "22".to_string()]];
+        let table = grid("", &["leaf", "n"], &[Align::Left, Align::Right], &rows);
+        assert_eq!(table, "leaf   n\n走る   1\ne\u{301}     22\n");
+        assert_eq!(padded("走", 4), "走  ");
+    }
 
     #[test]
     fn bars_use_eighth_blocks() {

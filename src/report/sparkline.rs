@@ -48,12 +48,12 @@ pub fn sparklines(history: &Recording, frames: usize, style: Style) -> Option<St
     if series.is_empty() {
         out.push_str("  (no leaves: the actor rests in the default pose)\n");
     }
-    let width = series.iter().map(|(_, name, _)| name.chars().count()).max().unwrap_or(0);
+    let width = series.iter().map(|(_, name, _)| super::display_width(name)).max().unwrap_or(0);
     for (column, name, _) in &series {
         let line: String = rows.iter().map(|r| glyph(value(r, *column))).collect();
         let now = value(last, *column).map_or_else(|| "-".to_string(), fixed);
         let line = style.paint(&line, |t| t.cyan().to_string());
-        let _ = writeln!(out, "  {name:<width$}  {line}  {now:>8}");
+        let _ = writeln!(out, "  {}  {line}  {now:>8}", super::padded(name, width));
     }
     Some(out)
 }
