@@ -30,13 +30,26 @@ fn user_frame(lua: &Lua) -> Option<(String, usize)> {
     })
 }
 
-/// A Lua runtime error located at the user code that called into `bl`, as `file:line: msg`.
-pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
-    let at = user_frame(lua).map_or(String::new(), |(source, line)| {
+/// `file:line: ` of the user code that called into `bl` (nothing when there is none).
+fn caller_location(lua: &Lua) -> String {
+    user_frame(lua).map_or(String::new(), |(source, line)| {
         let short = source.strip_prefix(['@', '=']).unwrap_or(&source).to_string();
         format!("{short}:{line}: ")
-    });
-    mlua::Error::RuntimeError(format!("{at}{message}"))
+    })
+}
+
+/// A Lua runtime error located at the user code that called into `bl`, as `file:line: msg`.
+pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::RuntimeError(format!("{}{message}", caller_location(lua)))
+}
+
+/// A warning about a `bl` call: `warning: file:line: msg` where diagnostics go, and a
+/// `warning` event.
+pub(crate) fn warn_located(lua: &Lua, state: &Shared, message: String) -> mlua::Result<()> {
+    let mut host = state.borrow_mut();
+    writeln!(host.output.err, "warning: {}{message}", caller_location(lua)).map_err(mlua::Error::external)?;
+    host.session.warn(message);
+    Ok(())
 }
 
 /// The folder of the Lua file that called into `bl` (the working directory for REPL lines).

@@ -7,8 +7,9 @@
 use mlua::{Lua, Table, Value};
 
 use super::Shared;
-use super::api::{actor_of, located};
+use super::api::{actor_of, located, warn_located};
 use crate::config::suggestion;
+use crate::graph::Source;
 use crate::input::{InputDef, TriggerAction};
 use crate::session::{ActorId, Session};
 use crate::time::Ticks;
@@ -79,6 +80,31 @@ pub(crate) fn apply(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     result
 }
 
+/// What is wrong with playing `[inputs.NAME]` on `actor`: an error when there is no such
+/// inputs, a warning per parameter it drives that nothing of the actor reads (it would move
+/// nothing). An actor with a timeline or transition layer may come to read any parameter (a
+/// tree in a clip, a state a task starts): it gets no warning.
+fn unread_inputs(lua: &Lua, session: &Session, actor: ActorId, name: &str) -> mlua::Result<Vec<String>> {
+    let Some(def) = def(session, name) else {
+        let names = session.snapshot().inputs.iter().map(|i| i.name.as_str());
+        let hint = suggestion(name, names).map_or(String::new(), |h| format!("; {h}"));
+        return Err(located(lua, format!("bl.inputs: no [inputs.{name}] in the loaded configs{hint}")));
+    };
+    let a = session.actor(actor);
+    let changing = |source: &Source| matches!(source, Source::Timeline(_) | Source::Transitions(_));
+    if a.graph().layers().iter().any(|layer| changing(&layer.source)) {
+        return Ok(Vec::new());
+    }
+    let reads = a.graph().parameters();
+    let unread = def.tracks.iter().filter(|track| !reads.contains(&track.parameter));
+    Ok(unread
+        .map(|track| {
+            let parameter = &session.snapshot().parameters[track.parameter].name;
+            format!("bl.inputs: [inputs.{name}] drives `{parameter}`, which nothing of actor `{}` reads", a.name)
+        })
+        .collect())
+}
+
 /// Adds `inputs` to the raw table.
 pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
@@ -86,12 +112,11 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         "inputs",
         lua.create_function(move |lua, (actor, name): (Value, String)| {
             let actor = actor_of(lua, "bl.inputs", &s.borrow().session, actor)?;
-            let mut host = s.borrow_mut();
-            if def(&host.session, &name).is_none() {
-                let names: Vec<&str> = host.session.snapshot().inputs.iter().map(|i| i.name.as_str()).collect();
-                let hint = suggestion(&name, names.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
-                return Err(located(lua, format!("bl.inputs: no [inputs.{name}] in the loaded configs{hint}")));
+            let warnings = unread_inputs(lua, &s.borrow().session, actor, &name)?;
+            for message in warnings {
+                warn_located(lua, &s, message)?;
             }
+            let mut host = s.borrow_mut();
             set_tracks(&mut host.session, actor, &name, 0.0);
             let start = host.session.clock().time();
             host.inputs.push(ActiveInputs { actor, name, start, fired: 0 });

@@ -29,3 +29,10 @@ end
 print(walker:table())
 bl.expect_event { kind = "transition_begin", actor = walker, between = { t0 + 0.2, t0 + 0.2 } }
 print(pcall(bl.inputs, walker, "stumbel"))
+
+-- Inputs that drive a parameter nothing of the actor reads move nothing: a warning says so.
+local strider = bl.spawn("strider", { blend_tree = "locomotion" })
+bl.inputs(strider, "sway")
+for _, e in ipairs(bl.events({ kind = "warning" })) do
+  print("warning: " .. e.message)
+end
