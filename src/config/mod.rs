@@ -204,9 +204,9 @@ struct Problems<'a> {
     file: &'a str,
     text: &'a str,
     list: Vec<Diagnostic>,
-    /// The keys already reported for the entry being validated (see [`Named::reported`]), and
-    /// the span of its name.
+    /// The keys already reported for the entry being validated (see [`Named::reported`]).
     reported: Vec<ReportedKey>,
+    /// The span of that entry's name.
     entry: Range<usize>,
 }
 
@@ -319,8 +319,9 @@ impl Problems<'_> {
             if let Some(brace) = brace.filter(|_| starts_line && !continued) {
                 let (line, col) = diagnostic::line_col(self.text, brace);
                 let hint = format!("the `{{` at line {line}, column {col} is still open: is its `}}` missing?");
-                let last = self.list.pop().expect("just reported");
-                self.list.push(last.with_hint(hint));
+                if let Some(reported) = self.list.last_mut() {
+                    reported.hint = Some(hint);
+                }
             }
         }
     }
