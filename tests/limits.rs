@@ -91,12 +91,17 @@ fn a_symbolic_link_out_of_the_folder_is_outside() {
     std::fs::create_dir_all(&dir).unwrap();
     let outside = Path::new("samples/locomotion.toml").canonicalize().unwrap();
     std::os::unix::fs::symlink(&outside, dir.join("link.toml")).unwrap();
+    // A module reached through a link to a folder outside is outside too.
+    std::os::unix::fs::symlink(Path::new("tests/sandbox").canonicalize().unwrap(), dir.join("elsewhere")).unwrap();
     let script = dir.join("follow.lua");
-    std::fs::write(&script, "local ok, m = pcall(bl.load, 'link.toml') assert(not ok, 'loaded') print(m)\n").unwrap();
+    let follow = "local ok, m = pcall(bl.load, 'link.toml') assert(not ok, 'loaded') print(m)\n\
+                  ok, m = pcall(require, 'elsewhere.escape') assert(not ok, 'required') print(m)\n";
+    std::fs::write(&script, follow).unwrap();
     let out = blendlab(&["run", "--sandbox", script.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("`link.toml` is outside the script's folder"), "{stdout}");
+    assert!(stdout.contains("elsewhere/escape.lua' leads outside the script's folder"), "{stdout}");
 }
 
 #[test]

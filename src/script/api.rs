@@ -280,6 +280,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     lua.globals().set("print", print)?;
 
     install_write(lua, state)?;
+    lua.load(TEXT_CHUNKS_ONLY).set_name(PRELUDE_NAME).exec()?;
 
     let message_of = lua.create_function(|lua, (error, label): (Value, String)| {
         Ok(match error {
@@ -298,6 +299,21 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
 }
 
 use std::io::Write as _;
+
+/// `load`, `loadfile` and `dofile` take Lua source only: a binary chunk (bytecode from
+/// `string.dump`, changed by a byte) can crash the Lua VM, and scripts from colleagues must
+/// never crash blendlab. A binary chunk gets Lua's own error (`attempt to load a binary chunk
+/// (mode is 't')`); everything else, an `env` argument given or not included, works as Lua's.
+const TEXT_CHUNKS_ONLY: &str = r#"
+local load, loadfile = load, loadfile
+_G.load = function(chunk, name, _, ...) return load(chunk, name, "t", ...) end
+_G.loadfile = function(path, _, ...) return loadfile(path, "t", ...) end
+_G.dofile = function(path)
+  local chunk, message = loadfile(path, "t")
+  if not chunk then error(message, 0) end
+  return chunk()
+end
+"#;
 
 /// Which of the host's outputs a standard file writes to.
 #[derive(Copy, Clone)]

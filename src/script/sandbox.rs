@@ -1,6 +1,7 @@
 //! `run --sandbox`: running a script from someone else without handing it the machine. The
 //! Lua state loses `os`, `io`, `debug`, `dofile`, `loadfile` and `package.loadlib` (and C
-//! modules); `require` finds Lua modules only inside the script's folder tree; and every path
+//! modules); `require` finds Lua modules only inside the script's folder tree (after symbolic
+//! links); and every path
 //! a `bl` function reads or writes (`bl.load`, `sweep:csv`) must resolve inside that tree.
 //! What stays is pure computation (`string`, `table`, `math`, `utf8`, `coroutine`, `load` of
 //! strings, `pcall`, `print`, …) and `bl` itself.
@@ -10,16 +11,20 @@ use std::path::{Component, Path, PathBuf};
 use mlua::Lua;
 
 /// Removes the dangerous libraries and replaces `require`'s searchers with one that loads
-/// `NAME.lua` or `NAME/init.lua` below `root` only. The searcher keeps its own copies of
+/// `NAME.lua` or `NAME/init.lua` below `root` only (`is_inside`: after symbolic links are
+/// resolved, as `bl.load`'s paths). The searcher keeps its own copies of
 /// `package.searchpath` and `loadfile`, so changing `package.path` from the script changes
 /// nothing.
 const RESTRICT: &str = r#"
-local root = ...
+local root, is_inside = ...
 local searchpath, loadfile, preload = package.searchpath, loadfile, package.searchers[1]
 local template = root .. "/?.lua;" .. root .. "/?/init.lua"
 local function inside(name)
   local file, tried = searchpath(name, template)
-  if not file then return "\n\tno file for '" .. name .. "' in the script's folder (--sandbox)" end
+  if not file then return "no file for '" .. name .. "' in the script's folder (--sandbox)" end
+  if not is_inside(file) then
+    return "'" .. file .. "' leads outside the script's folder through a symbolic link (--sandbox)"
+  end
   local chunk, message = loadfile(file, "t")
   if not chunk then error(message, 0) end
   return chunk, file
@@ -35,7 +40,9 @@ package.searchers = { preload, inside }
 "#;
 
 pub(crate) fn restrict(lua: &Lua, root: &Path) -> mlua::Result<()> {
-    lua.load(RESTRICT).set_name("=[sandbox]").call::<()>(root.display().to_string())
+    let folder = root.to_path_buf();
+    let is_inside = lua.create_function(move |_, file: String| Ok(inside(&folder, Path::new(&file))))?;
+    lua.load(RESTRICT).set_name("=[sandbox]").call::<()>((root.display().to_string(), is_inside))
 }
 
 /// `path` with `.` and `..` resolved lexically against `base` (absolute when `base` is).

@@ -1,0 +1,2 @@
+bl.load("/tmp/qa-ops/w/loco.toml")
+error("boom")
