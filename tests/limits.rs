@@ -155,3 +155,29 @@ fn test_holds_every_script_to_the_limits() {
     assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn code_the_timeout_cannot_stop_at_a_line_still_ends_the_run() {
+    // A liveness check, not a speed one: the run must end by itself (the backstop, two seconds
+    // past the deadline); should it not, the child is killed after a minute and the test fails.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .args(["run", "--timeout", "0.3", "tests/limits/finalizer.lua"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("the run did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: tests/limits/finalizer.lua: timed out after 0.3 s (--timeout) in code that cannot be stopped at a line \
+         (a `__gc` finalizer, or one long library call such as a pattern match); blendlab stopped 2 s later\n"
+    );
+}

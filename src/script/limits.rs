@@ -7,15 +7,21 @@
 //! Rust-only step runs no Lua instruction at all). Memory goes through mlua's allocator limit,
 //! which makes an allocation past it fail as Lua's "not enough memory".
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// Lua instructions between two looks at the watchdog: small enough that Ctrl-C or a
 /// timeout stops `while true do end` at once, large enough to cost nothing measurable.
 pub(crate) const CHECK_INTERVAL: u32 = 1000;
+
+/// How long a `--timeout` run may go on past its deadline before the backstop ends the whole
+/// process: what the instruction hook cannot stop (a `__gc` finalizer, which Lua runs with
+/// hooks off; one long library call such as a backtracking pattern match) must not hang CI.
+pub(crate) const BACKSTOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Limits for one script run.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
@@ -44,12 +50,30 @@ pub(crate) struct Watchdog {
     deadline: Rc<Cell<Option<(Instant, Duration)>>>,
     /// Whether the deadline has stopped running code.
     timed_out: Rc<Cell<bool>>,
+    /// The backstop of an armed deadline: dropping it (with the run's host) calls it off.
+    backstop: Rc<RefCell<Option<Sender<()>>>>,
 }
 
 impl Watchdog {
-    /// Starts the clock of a run limited to `timeout`.
-    pub(crate) fn arm(&self, timeout: Duration) {
+    /// Starts the clock of a run of `script` limited to `timeout`, and its backstop: a thread
+    /// that ends the process with exit code 1, naming the script, if the run is still going
+    /// [`BACKSTOP_GRACE`] after its deadline.
+    pub(crate) fn arm(&self, timeout: Duration, script: String) {
         self.deadline.set(Some((Instant::now() + timeout, timeout)));
+        let (call_off, called_off) = channel::<()>();
+        std::thread::spawn(move || {
+            if let Err(RecvTimeoutError::Timeout) = called_off.recv_timeout(timeout + BACKSTOP_GRACE) {
+                eprintln!(
+                    "error: {script}: timed out after {} s (--timeout) in code that cannot be stopped at a \
+                     line (a `__gc` finalizer, or one long library call such as a pattern match); blendlab \
+                     stopped {} s later",
+                    timeout.as_secs_f64(),
+                    BACKSTOP_GRACE.as_secs()
+                );
+                std::process::exit(1);
+            }
+        });
+        *self.backstop.borrow_mut() = Some(call_off);
     }
 
     /// `Some(reason)` when running code must stop now.

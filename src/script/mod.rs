@@ -313,15 +313,16 @@ impl Host {
 
     /// Limits what the scripts this host runs from now on may spend: a timeout counted from
     /// this call (a located `timed out` error at the line running when it passes, checked
-    /// every few Lua instructions and before every logic frame) and a memory ceiling for the
-    /// Lua state (a `not enough memory` error past it).
-    pub fn set_limits(&self, limits: Limits) -> Result<(), ScriptError> {
+    /// every few Lua instructions and before every logic frame; past it by
+    /// [`limits::BACKSTOP_GRACE`], code that cannot be stopped ends the process, named after
+    /// `script`) and a memory ceiling for the Lua state (a `not enough memory` error past it).
+    pub fn set_limits(&self, script: &Path, limits: Limits) -> Result<(), ScriptError> {
         if let Some(bytes) = limits.max_memory {
             self.lua.set_memory_limit(bytes)?;
             self.memory_limit.set(Some(bytes));
         }
         if let Some(timeout) = limits.timeout {
-            self.state.borrow().watchdog.arm(timeout);
+            self.state.borrow().watchdog.arm(timeout, script.display().to_string());
             self.watch_instructions()?;
         }
         Ok(())
@@ -345,7 +346,7 @@ impl Host {
         if confinement.sandbox {
             self.sandbox(script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
         }
-        self.set_limits(confinement.limits)
+        self.set_limits(script, confinement.limits)
     }
 
     /// Whether `--timeout` stopped a script of this host (its error says where).
