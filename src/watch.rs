@@ -98,22 +98,27 @@ impl Watcher {
         Ok(Watcher { notify, dirs: BTreeSet::new(), watched })
     }
 
-    /// Also follows `files` (names as loaded, relative to the working directory or absolute).
-    /// Returns a message per directory that cannot be watched.
+    /// Also follows `files` (names as loaded, relative to the working directory or absolute):
+    /// each file as named, and the file a symbolic link points to (an edit of a shared config
+    /// behind a link is a change of the name; a link pointed elsewhere is followed to its new
+    /// file at the next call). Returns a message per directory that cannot be watched.
     pub fn follow(&mut self, files: &[String]) -> Vec<String> {
         let mut problems = Vec::new();
         for name in files {
             let Ok(absolute) = std::path::absolute(name) else { continue };
-            let dir = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
-            if !self.dirs.contains(&dir) {
-                match self.notify.watch(&dir, RecursiveMode::NonRecursive) {
-                    Ok(()) => {
-                        self.dirs.insert(dir);
+            let target = std::fs::canonicalize(&absolute).ok().filter(|target| *target != absolute);
+            for path in std::iter::once(absolute).chain(target) {
+                let dir = path.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
+                if !self.dirs.contains(&dir) {
+                    match self.notify.watch(&dir, RecursiveMode::NonRecursive) {
+                        Ok(()) => {
+                            self.dirs.insert(dir);
+                        }
+                        Err(e) => problems.push(format!("cannot watch {}: {e}", dir.display())),
                     }
-                    Err(e) => problems.push(format!("cannot watch {}: {e}", dir.display())),
                 }
+                self.watched.lock().expect("the watch list is never poisoned").insert(path, name.clone());
             }
-            self.watched.lock().expect("the watch list is never poisoned").insert(absolute, name.clone());
         }
         problems
     }

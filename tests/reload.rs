@@ -174,3 +174,21 @@ fn a_lua_file_re_run_by_reload_replaces_its_listeners_and_pending_callbacks() {
     assert_eq!(captured.text(), "v1 ran\nv2 ran\nv2 at 1 s\nv2 heard\n");
     assert!(host.changed_scripts().is_empty(), "an unchanged file is not re-run");
 }
+
+#[test]
+fn an_edit_of_the_file_behind_a_symbolic_link_reloads_the_link() {
+    // A shared config in another folder, loaded through a link: editing the shared file is a
+    // change of the config the session loaded.
+    let dir = common::scratch("reload-link");
+    let shared = dir.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let target = common::write_loco(&shared, "v1.toml");
+    let link = dir.join("loco.toml");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let mut repl = pty::Piped::start(&[link.as_os_str()]);
+    repl.send("print('ready')\n");
+    repl.out.wait_for("ready");
+    std::fs::write(&target, common::reload_version("v2.toml")).unwrap();
+    repl.out.wait_for("reload_applied generation=2");
+    repl.finish();
+}
