@@ -192,3 +192,29 @@ fn an_edit_of_the_file_behind_a_symbolic_link_reloads_the_link() {
     repl.out.wait_for("reload_applied generation=2");
     repl.finish();
 }
+
+#[test]
+fn run_watch_reloads_its_configs_and_says_how_to_run_its_script_again() {
+    let dir = common::scratch("run-watch");
+    let config = common::write_loco(&dir, "v1.toml");
+    let script = dir.join("main.lua");
+    std::fs::write(&script, "bl.load('loco.toml') print('ran')\n").unwrap();
+    let mut watch = pty::Piped::start(&["run".as_ref(), "--watch".as_ref(), script.as_os_str()]);
+    watch.out.wait_for("watching the loaded files for changes");
+    std::fs::write(&config, common::reload_version("v2.toml")).unwrap();
+    watch.out.wait_for("reload_applied generation=2");
+    std::fs::write(&script, "bl.load('loco.toml') print('ran again')\n").unwrap();
+    watch.out.wait_for("main.lua changed; run `blendlab run --watch` again to re-run it");
+    watch.kill();
+    // A script that cannot run leaves nothing to watch: an error, not a wait forever.
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .args(["run", "--watch", dir.join("nosuch.lua").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.ends_with("error: nothing to watch: the script did not run, and no config was loaded\n"),
+        "{stderr}"
+    );
+}

@@ -185,6 +185,8 @@ pub(crate) struct Repl {
     histories: Vec<usize>,
     /// What the session did, in order, for `:record`.
     transcript: Vec<Entry>,
+    /// Whether a person types at a prompt (`false`: `run --watch`, which only follows files).
+    prompt: bool,
 }
 
 impl Repl {
@@ -208,6 +210,7 @@ impl Repl {
             measure: options.measure,
             histories: Vec::new(),
             transcript: Vec::new(),
+            prompt: true,
         };
         match Watcher::start(move |files| {
             let _ = changes.send(Message::Changed(files));
@@ -559,7 +562,9 @@ impl Repl {
             }
         }
         for script in scripts {
-            self.note(&format!("{script} changed; :reload re-runs it"));
+            let again =
+                if self.prompt { ":reload re-runs it" } else { "run `blendlab run --watch` again to re-run it" };
+            self.note(&format!("{script} changed; {again}"));
         }
     }
 
@@ -670,10 +675,14 @@ pub fn run(options: Options) -> Result<(), String> {
 pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> Result<(), String> {
     let (messages, inbox) = mpsc::channel();
     let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
+    repl.prompt = false;
     for kind in KIND_NAMES {
         repl.host.set_live(kind, false)?;
     }
-    let _ = repl.job(|host| host.run_file(script, args));
+    let ran = repl.job(|host| host.run_file(script, args));
+    if ran.is_err() && repl.host.watched_files().is_empty() && repl.host.unloaded_configs().is_empty() {
+        return Err("nothing to watch: the script did not run, and no config was loaded".into());
+    }
     for kind in ["reload_applied", "reload_failed"] {
         repl.host.set_live(kind, true)?;
     }

@@ -131,6 +131,12 @@ impl Piped {
         self.stdin.write_all(input.as_bytes()).unwrap();
     }
 
+    /// Stops a process that would not end by itself (`run --watch`).
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
     /// Closes standard input and waits for a successful exit.
     pub fn finish(self) {
         let Piped { mut child, stdin, .. } = self;
