@@ -151,6 +151,10 @@ fn bench_crowd_prints_the_workload_lines() {
         assert_eq!(zero.status.code(), Some(2), "{option} 0");
         assert!(text(&zero.stderr).contains(option), "{}", text(&zero.stderr));
     }
+    // A crowd beyond what memory holds is refused up front, not an allocation that aborts.
+    let huge = blendlab(&["bench", "crowd", "--actors", "4294967295", "--frames", "1"]);
+    assert_eq!(huge.status.code(), Some(2));
+    assert!(text(&huge.stderr).contains("1..=2000000"), "{}", text(&huge.stderr));
 }
 
 #[test]
