@@ -218,3 +218,25 @@ fn run_watch_reloads_its_configs_and_says_how_to_run_its_script_again() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_good_save_while_another_file_is_broken_fails_naming_the_broken_one() {
+    // The live library is what is on disk as a whole, or stays as it was: a good save of one
+    // file while another is broken does not make a library that is neither.
+    let dir = common::scratch("reload-two-files");
+    let mut story = Story::start(&dir);
+    let extra = dir.join("extra.toml");
+    std::fs::write(&extra, "[clips]\nextra = { length = 1.0 }\n").unwrap();
+    story.host.load_config(&extra).unwrap();
+    let extra_name = extra.display().to_string();
+    std::fs::write(&extra, "[clips]\nextra = { length = 1.0 \n").unwrap();
+    assert!(matches!(story.host.reload_configs(std::slice::from_ref(&extra_name)), Reload::Failed { .. }));
+    match story.save("a good save of the other file", Some(&common::reload_version("v2.toml"))) {
+        Reload::Failed { diagnostics } => assert!(diagnostics.contains("extra.toml:2:"), "{diagnostics}"),
+        other => panic!("{other:?}"),
+    }
+    std::fs::write(&extra, "[clips]\nextra = { length = 2.0 }\n").unwrap();
+    assert!(matches!(story.host.reload_configs(std::slice::from_ref(&extra_name)), Reload::Applied { .. }));
+    // Both saves are live now: v2 has no `walk`.
+    assert_eq!(story.host.eval("hero:weights().walk").unwrap(), ["nil"]);
+}

@@ -77,6 +77,11 @@ pub(crate) struct HostState {
     rerunning: Option<String>,
     /// Whether the last library build failed, so that restoring the old text still rebuilds.
     last_build_failed: bool,
+    /// The loaded files of the last hot reload that failed: the next reload reads them again
+    /// with its own, so the live library becomes what is on disk as a whole, or stays as it was
+    /// (a good save of one file while another is broken fails again, naming the broken one).
+    /// A config that never loaded is not among them: it holds back no other file's reload.
+    retry: Vec<String>,
     /// How `bl.step` plans its frames (`run --partition-check`).
     steps: partition::Steps,
     /// `bl.record` recordings, sampled after every frame.
@@ -214,6 +219,7 @@ impl Host {
             rerunning: None,
             in_frames: false,
             last_build_failed: false,
+            retry: Vec::new(),
             steps: Default::default(),
             recordings: Vec::new(),
             inputs: Vec::new(),
@@ -420,7 +426,13 @@ impl Host {
         let mut updates = Vec::new();
         let mut unreadable = Vec::new();
         let mut host = self.state.borrow_mut();
-        for path in paths {
+        let mut batch = paths.to_vec();
+        for path in std::mem::take(&mut host.retry) {
+            if !batch.contains(&path) {
+                batch.push(path);
+            }
+        }
+        for path in &batch {
             // An editor that truncates before it writes shows an empty file for a moment:
             // applying it would drop every asset the file defines, and the actors' state.
             let had_text = host.sources.iter().any(|s| s.path == *path && !s.text.trim().is_empty());
@@ -436,6 +448,7 @@ impl Host {
         if !unreadable.is_empty() {
             host.session.reload_failed(unreadable.len());
             host.last_build_failed = true;
+            host.retry = loaded_only(&host.sources, batch);
             return Reload::Failed { diagnostics: unreadable.concat() };
         }
         let same = |u: &SourceFile| host.sources.iter().any(|s| s.path == u.path && s.text == u.text);
@@ -445,6 +458,8 @@ impl Host {
         let before = reload::capture(&host.session);
         drop(host);
         if let Err(diagnostics) = rebuild(&self.state, updates) {
+            let mut host = self.state.borrow_mut();
+            host.retry = loaded_only(&host.sources, batch);
             return Reload::Failed { diagnostics };
         }
         let host = self.state.borrow();
@@ -572,6 +587,11 @@ fn shown_path(path: &Path) -> PathBuf {
     let path = normalize(path);
     let inside = std::env::current_dir().ok().and_then(|folder| path.strip_prefix(folder).ok().map(Path::to_path_buf));
     inside.filter(|relative| !relative.as_os_str().is_empty()).unwrap_or(path)
+}
+
+/// The files of `batch` that are part of the live library (`sources`).
+fn loaded_only(sources: &[SourceFile], batch: Vec<String>) -> Vec<String> {
+    batch.into_iter().filter(|path| sources.iter().any(|s| s.path == *path)).collect()
 }
 
 /// Reads `path`, rebuilds the library with it (replacing an earlier load of the same file),
