@@ -35,7 +35,7 @@ pub enum ClockError {
     RateAfterStart(i64),
     #[error("speed must be finite and ≥ 0, got {0}")]
     BadSpeed(f64),
-    #[error("the catch-up budget must be a whole number ≥ 1, got {0}")]
+    #[error("the catch-up budget must be a whole number from 1 to {}, got {}", u64::MAX, crate::config::number(*.0))]
     BadBudget(f64),
 }
 

@@ -181,3 +181,16 @@ fn code_the_timeout_cannot_stop_at_a_line_still_ends_the_run() {
          (a `__gc` finalizer, or one long library call such as a pattern match); blendlab stopped 2 s later\n"
     );
 }
+
+#[test]
+fn limits_out_of_range_say_their_range_and_a_tiny_memory_limit_names_itself() {
+    let huge = blendlab(&["run", "--timeout", "1e300", "tests/limits/quick.lua"]);
+    assert_eq!(huge.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&huge.stderr).contains("at most 1000000, got `1e300`"));
+    // So small that setting `arg` already fails: still the script's memory limit, named.
+    let stderr = failing(&["run", "--max-memory", "1K", "tests/limits/quick.lua"]);
+    assert_eq!(
+        stderr,
+        "error: tests/limits/quick.lua: not enough memory: the script reached its memory limit (--max-memory 1K)\n"
+    );
+}

@@ -143,13 +143,16 @@ pub fn parse_memory(text: &str) -> Result<usize, String> {
     Ok(bytes as usize)
 }
 
-/// Parses a timeout in seconds (`2`, `0.5`): finite and > 0.
+/// The longest `--timeout`, in seconds: the ±1e6 s blendlab accepts for any time.
+const MAX_TIMEOUT: f64 = 1e6;
+
+/// Parses a timeout in seconds (`2`, `0.5`): > 0 and at most [`MAX_TIMEOUT`].
 pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
     Duration::try_from_secs_f64(seconds)
         .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("the timeout must be a number of seconds > 0, got `{text}`"))
+        .filter(|d| !d.is_zero() && seconds <= MAX_TIMEOUT)
+        .ok_or_else(|| format!("the timeout must be a number of seconds > 0 and at most {MAX_TIMEOUT}, got `{text}`"))
 }
 
 /// A size as `--max-memory` would take it: `64M`, `512K`, or bytes.

@@ -245,12 +245,6 @@ impl Host {
 
     /// Runs `source`, the text of the script file `path`, as [`Host::run_file`] does.
     fn run_source(&self, path: &Path, source: String, args: &[String]) -> Result<(), ScriptError> {
-        let arg = self.lua.create_table()?;
-        arg.set(0, path.display().to_string())?;
-        for (i, a) in args.iter().enumerate() {
-            arg.set(i + 1, a.as_str())?;
-        }
-        self.lua.globals().set("arg", arg)?;
         let name = path.display().to_string();
         let mut host = self.state.borrow_mut();
         match host.scripts.iter_mut().find(|s| s.path == name) {
@@ -258,8 +252,18 @@ impl Host {
             None => host.scripts.push(SourceFile { path: name.clone(), text: source.clone() }),
         }
         drop(host);
-        let chunk = self.lua.load(source).set_name(format!("@{name}"));
-        chunk.call::<()>(mlua::Variadic::from_iter(args.iter().cloned())).map_err(|e| self.script_error(&name, &e))
+        // Setting `arg` allocates too: a memory limit reached there is the script's as well.
+        let run = || {
+            let arg = self.lua.create_table()?;
+            arg.set(0, name.as_str())?;
+            for (i, a) in args.iter().enumerate() {
+                arg.set(i + 1, a.as_str())?;
+            }
+            self.lua.globals().set("arg", arg)?;
+            let chunk = self.lua.load(source).set_name(format!("@{name}"));
+            chunk.call::<()>(mlua::Variadic::from_iter(args.iter().cloned()))
+        };
+        run().map_err(|e| self.script_error(&name, &e))
     }
 
     /// A script's error as a person reads it; reaching the memory limit says so, naming the
