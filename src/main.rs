@@ -306,7 +306,8 @@ fn test(style: Style, dirs: &[PathBuf], bless: bool, confinement: Confinement) -
 /// of `runs` alternating runs; with more than one run, the ratio line after them.
 fn crowd(actors: usize, frames: usize, runs: usize) -> Result<(), String> {
     let (comparison, characters) = blendlab::bench::compare(actors, frames, runs)?;
-    if let Some(path) = std::env::var_os("CROWD_DUMP") {
+    // An empty value is no path, as if unset (`CROWD_DUMP= blendlab bench crowd`).
+    if let Some(path) = std::env::var_os("CROWD_DUMP").filter(|path| !path.is_empty()) {
         std::fs::write(&path, blendlab::bench::dump(&characters))
             .map_err(|e| format!("CROWD_DUMP: cannot write {}: {e}", PathBuf::from(&path).display()))?;
     }
@@ -335,6 +336,12 @@ fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     let mut unreadable = 0;
     let mut files = Vec::new();
     for path in paths {
+        if path.extension().is_some_and(|e| e == "lua") {
+            let message = format!("{}: a Lua script, not a TOML config: `blendlab run` runs it", path.display());
+            eprintln!("{}", error_line(style, &message));
+            unreadable += 1;
+            continue;
+        }
         if !path.is_dir() {
             files.push(path.clone());
             continue;

@@ -61,6 +61,10 @@ fn check_reports_unreadable_files() {
     let out = blendlab(&["check", "no/such/file.toml"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("error: no/such/file.toml: cannot read file"));
+    // A Lua script is named as one, not read as TOML (46 errors).
+    let out = blendlab(&["check", "scripts/tour.lua"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr), "error: scripts/tour.lua: a Lua script, not a TOML config: `blendlab run` runs it\n");
 }
 
 #[test]

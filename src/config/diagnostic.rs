@@ -5,6 +5,8 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use unicode_width::UnicodeWidthChar;
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
     Error,
@@ -71,15 +73,51 @@ impl Diagnostic {
             let pad = " ".repeat(gutter.len());
             let span_chars =
                 text.get(self.span.clone()).map(|s| s.lines().next().unwrap_or("").chars().count()).unwrap_or(0).max(1);
+            let (shown, caret) = excerpt(source_line, col - 1, span_chars);
             let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{gutter} | {source_line}");
-            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(span_chars));
+            let _ = writeln!(out, "{gutter} | {shown}");
+            let _ = writeln!(out, "{pad} | {caret}");
         }
         if let Some(hint) = &self.hint {
             let _ = writeln!(out, "  = hint: {hint}");
         }
         out
     }
+}
+
+/// The longest source line a diagnostic shows whole, in characters.
+const WHOLE_LINE: usize = 240;
+/// Of a longer line: the characters shown before a span, and at most after it (and of it).
+const CONTEXT: usize = 80;
+
+/// The part of `line` a diagnostic shows around the span of `span` characters from character
+/// `start` (all of it up to [`WHOLE_LINE`] characters; else `…` where it is cut: a line of a
+/// minified file can be megabytes), and the caret line under it. The caret line keeps the
+/// line's tabs where they are and gives a wide character two columns, so the carets sit under
+/// the span in a terminal.
+fn excerpt(line: &str, start: usize, span: usize) -> (String, String) {
+    let chars: Vec<char> = line.chars().collect();
+    let whole = chars.len() <= WHOLE_LINE;
+    let from = if whole { 0 } else { start.saturating_sub(CONTEXT) };
+    let carets = if whole { span } else { span.min(2 * CONTEXT) };
+    let to = if whole { chars.len() } else { chars.len().min(start + carets + CONTEXT) };
+    let (cut_before, cut_after) = (from > 0, to < chars.len());
+    let mut shown: String = chars[from..to.max(from)].iter().collect();
+    let mut caret: String = chars[from..start.min(to).max(from)]
+        .iter()
+        .map(|&c| if c == '\t' { "\t".to_string() } else { " ".repeat(c.width().unwrap_or(0)) })
+        .collect();
+    if cut_before {
+        shown.insert(0, '…');
+        caret.insert(0, ' ');
+    }
+    if cut_after {
+        shown.push('…');
+    }
+    let under: usize =
+        chars[start.min(chars.len())..(start + carets).min(chars.len())].iter().map(|c| c.width().unwrap_or(0)).sum();
+    caret.push_str(&"^".repeat(under.max(1)));
+    (shown, caret)
 }
 
 /// 1-based line and character column of byte `offset` in `text`.
@@ -174,6 +212,25 @@ pub fn number(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_caret_sits_under_the_span_in_a_terminal() {
+        // (line, span start and length in characters; the caret line expected)
+        let table: &[(&str, usize, usize, &str)] = &[
+            ("a = 1", 4, 1, "    ^"),
+            ("\ta =\t1", 5, 1, "\t   \t^"),
+            ("名前 = x", 5, 1, "       ^"),
+            ("x = \"走る\"", 4, 4, "    ^^^^^^"),
+        ];
+        for &(line, start, span, caret) in table {
+            assert_eq!(excerpt(line, start, span), (line.to_string(), caret.to_string()), "{line:?}");
+        }
+        // A line too long to show whole is cut around the span.
+        let long = format!("{}BAD{}", "a".repeat(1000), "z".repeat(1000));
+        let (shown, caret) = excerpt(&long, 1000, 3);
+        assert_eq!(shown, format!("…{}BAD{}…", "a".repeat(CONTEXT), "z".repeat(CONTEXT)));
+        assert_eq!(caret, format!("{}^^^", " ".repeat(CONTEXT + 1)));
+    }
 
     #[test]
     fn line_and_column_count_characters() {
