@@ -1,2 +1,0 @@
-bl.load("/tmp/qa-ops/w/loco.toml")
-error("boom")
