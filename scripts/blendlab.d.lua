@@ -55,9 +55,11 @@ function Playback:time() end
 function Playback:frame() end
 ---Interrupts it: begun, unfinished task clips get Interrupt (nothing happens once it ended).
 function Playback:interrupt() end
----Moves it to timeline time `to` (seconds); `policy` says what happens to skipped markers.
+---Moves it to timeline time `to` (seconds); `policy` says what happens to skipped markers
+---(default "fire_skipped": they fire). Before its first frame a seek moves where it starts:
+---only `retroactive` markers before `to` fire.
 ---@param to number
----@param policy? "fire_skipped"|"suppress"
+---@param policy? "fire_skipped"|"suppress" default "fire_skipped"
 function Playback:seek(to, policy) end
 
 ---@class bl.Actor

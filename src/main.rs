@@ -54,7 +54,8 @@ enum ColorChoice {
 enum Command {
     /// Run a Lua script headless; exit 1 if it raises an error or an expectation fails.
     Run {
-        /// After the script, keep the session and hot-reload its configs when they change.
+        /// After the script, keep the session and hot-reload its configs when they change
+        /// (not with --timeout, --max-memory, --sandbox, --golden or --partition-check).
         #[arg(long, conflicts_with_all = ["timeout", "max_memory", "sandbox"])]
         watch: bool,
         #[command(flatten)]
@@ -97,6 +98,8 @@ enum Command {
         bless: bool,
         #[command(flatten)]
         confinement: ConfinementArgs,
+        /// Folders of scripts (every `*.lua` directly in each, with `NAME.out` beside it as
+        /// its golden), or scripts.
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
@@ -200,6 +203,12 @@ fn main() -> ExitCode {
         measure: cli.measure,
         started,
     };
+    if let Some(Command::Run { script, .. }) = &cli.command
+        && let Some(message) = unknown_run_option(&script[0])
+    {
+        eprintln!("{}", error_line(err_style, &message));
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Run { watch: true, script, .. }) => {
             let (script, args) = script_and_args(&script);
@@ -251,6 +260,29 @@ fn main() -> ExitCode {
 /// `run`'s script and the arguments after it, from the one list clap collects (never empty).
 fn script_and_args(words: &[String]) -> (PathBuf, &[String]) {
     (PathBuf::from(&words[0]), &words[1..])
+}
+
+/// Why `blendlab run WORD …` is refused when WORD, in the script's place, looks like an option
+/// and is no file: clap gives `run` everything from its first word that is not one of its
+/// options, so a misspelt option (`--tiemout`) would be read as the script's name.
+fn unknown_run_option(word: &str) -> Option<String> {
+    if !word.starts_with('-') || Path::new(word).exists() {
+        return None;
+    }
+    const OPTIONS: [&str; 9] = [
+        "--watch",
+        "--timeout",
+        "--max-memory",
+        "--sandbox",
+        "--golden",
+        "--bless",
+        "--partition-check",
+        "--color",
+        "--help",
+    ];
+    let name = word.split('=').next().unwrap_or(word);
+    let hint = blendlab::config::suggestion(name, OPTIONS).unwrap_or_else(|| "see `blendlab run --help`".into());
+    Some(format!("run: unknown option `{word}` (options go before the script); {hint}"))
 }
 
 fn mistyped_command(files: &[PathBuf]) -> Option<String> {

@@ -120,6 +120,13 @@ fn run_passes_arguments_like_lua() {
         let out = blendlab(&["run", "--timeout", "60", script.to_str().unwrap(), first, "5"]);
         assert_eq!(text(&out.stdout), format!("{first}\t5\t{first}\t5\t2\ttrue\n"), "{}", text(&out.stderr));
     }
+    // A misspelt option in the script's place is a usage error, not a script named `--tiemout`.
+    let misspelt = blendlab(&["run", "--tiemout", "5", script.to_str().unwrap()]);
+    assert_eq!(misspelt.status.code(), Some(2));
+    assert_eq!(
+        text(&misspelt.stderr),
+        "error: run: unknown option `--tiemout` (options go before the script); did you mean `--timeout`?\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

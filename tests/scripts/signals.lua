@@ -43,6 +43,13 @@ show({ actor = "seeker" })
 local ok, message = pcall(function() p:seek(0.5, "skip") end)
 print("  " .. message)
 
+print("-- a seek before the first frame moves where the playback starts, as playing from there:")
+print("-- only retroactive markers before it fire")
+local early = bl.spawn("early", { timeline = "oneshot" })
+early:playback():seek(0.6, "fire_skipped")
+bl.frames(1)
+show({ actor = "early" })
+
 print("-- local frames: a timeline without task clips is at the frame its time is in; one")
 print("-- without a frame_rate has no frames")
 local framed = bl.spawn("framed", { timeline = "oneshot" })
