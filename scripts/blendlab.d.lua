@@ -135,7 +135,8 @@ function Actor:dot(path) end
 
 ---@class bl.Recording
 local Recording = {}
----Writes `time_s,frame,param:…,weight:…,time:…` rows (six decimals); returns the path.
+---Writes `time_s,frame,param:…,weight:…,additive:…,time:…` rows (six decimals; `@channel`
+---after a name when the actor has several channels); returns the path.
 ---@param path string
 ---@return string
 function Recording:csv(path) end
@@ -167,14 +168,16 @@ function Sweep:csv(path) end
 ---@class bl.ExpectEvent
 ---@field kind string the event kind (required)
 ---@field between number[]? `{ t0, t1 }` in seconds, inclusive
+---@field frame integer? the logic frame it happened in
 ---@field actor (bl.Actor|string)?
 ---@field count integer? exactly this many matching events
 ---@field [string] any any other field of the event must equal this
 
 bl = {}
 
----Loads a TOML config into the library (relative to the calling script); returns the names
----it defines. The file is watched for hot reload in the REPL.
+---Loads a TOML config into the library (relative to the calling script); returns the names of
+---the clips, blend trees, timelines and graphs it defines. The file is watched for hot reload
+---in the REPL.
 ---@param path string
 ---@return string[]
 function bl.load(path) end
@@ -187,10 +190,11 @@ function bl.spawn(name, spec) end
 ---@param fn fun()
 function bl.at(time, fn) end
 ---Advances the clock by `dt` seconds, running every logic frame that falls due (catch-up).
----An error from inside a frame (a `bl.at` callback or a `bl.on` listener): schedule with `bl.at`.
+---Calling it from inside a frame (a `bl.at` callback, a `bl.on` listener) is an error: schedule
+---later work with `bl.at` instead.
 ---@param dt number
 function bl.step(dt) end
----Runs exactly `n` logic frames (not from inside a frame, as `bl.step`).
+---Runs exactly `n` logic frames, paused or not (not from inside a frame, as `bl.step`).
 ---@param n integer
 function bl.frames(n) end
 ---@return number seconds time of the last logic frame

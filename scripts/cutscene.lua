@@ -1,4 +1,4 @@
--- The cutscene sample, told as it plays: blendlab run scripts/cutscene.lua
+-- The cutscene sample, told as it plays: cargo run --release -- run scripts/cutscene.lua
 -- Five moments of samples/cutscene.toml at 30 logic frames per second, with every signal
 -- printed as it fires — the hooks a game would use for music, doors and subtitles.
 bl.rate(30)

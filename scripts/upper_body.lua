@@ -1,6 +1,7 @@
--- The upper-body override sample: blendlab run scripts/upper_body.lua
+-- The upper-body override sample: cargo run --release -- run scripts/upper_body.lua
 -- A gunner jogs; halfway through, a reload plays on the upper body only. The table shows one
--- column per channel: `lower` (legs) and `upper` (arms, chest).
+-- column per channel: `lower` (legs) and `upper` (arms, chest); then what the additive breath
+-- adds on top in each, `+lower` and `+upper` (it takes no share of the pose).
 bl.rate(30)
 bl.load("../samples/upper_body.toml")
 local gunner = bl.spawn("gunner", { graph = "gunner" })
