@@ -236,16 +236,39 @@ impl Repl {
         self.say(&text);
     }
 
-    /// Loads the files given on the command line; a failure is reported, not fatal (a config
-    /// that fails is watched and loaded once a save fixes it). The transcript gets the Lua
-    /// that loads each the same way.
+    /// Loads the files given on the command line — a folder's `*.toml` files, as `check` takes
+    /// them; TOML files given one after the other load in one build when they make a library
+    /// together (they may refer to each other, in any order), else one by one, so that a broken
+    /// one holds no other back. A failure is reported, not fatal (a config that fails is watched
+    /// and loaded once a save fixes it). The transcript gets the Lua that loads them the same
+    /// way.
     pub(crate) fn load(&mut self, files: &[PathBuf]) {
+        let mut listed = Vec::new();
         for file in files {
-            let path = file.display().to_string();
-            if file.extension().is_some_and(|e| e == "lua") {
-                self.logged(Code::File(path), |host| host.run_file(file, &[]));
+            if !file.is_dir() {
+                listed.push(file.clone());
+                continue;
+            }
+            match crate::script::headless::find_files(std::slice::from_ref(file), "toml") {
+                Ok(found) => listed.extend(found),
+                Err(message) => self.error(&message),
+            }
+        }
+        let is_lua = |file: &PathBuf| file.extension().is_some_and(|e| e == "lua");
+        for group in listed.chunk_by(|a, b| is_lua(a) == is_lua(b)) {
+            if is_lua(&group[0]) {
+                for file in group {
+                    self.logged(Code::File(file.display().to_string()), |host| host.run_file(file, &[]));
+                }
+            } else if group.len() > 1 && self.host.loads_together(group) {
+                let list =
+                    group.iter().map(|f| format!("{:?}", f.display().to_string())).collect::<Vec<_>>().join(", ");
+                self.logged(Code::Chunk(format!("bl.load({{ {list} }})")), |host| host.load_configs(group));
             } else {
-                self.logged(Code::Chunk(format!("bl.load({path:?})")), |host| host.load_config(file));
+                for file in group {
+                    let load = format!("bl.load({:?})", file.display().to_string());
+                    self.logged(Code::Chunk(load), |host| host.load_config(file));
+                }
             }
         }
     }

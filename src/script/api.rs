@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use mlua::{Function, Lua, MultiValue, Table, Value, Variadic};
 
 use super::actor::Handle;
-use super::{Listener, Shared, load_config};
+use super::{Listener, Shared, load_configs};
 use crate::config::{number, suggestion};
 use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
@@ -87,9 +87,22 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
     bl.set(
         "load",
-        lua.create_function(move |lua, path: String| {
-            let full = script_path(lua, &s, &path, "bl.load")?;
-            let names = load_config(&s, &full).map_err(|m| located(lua, format!("bl.load: {m}")))?;
+        lua.create_function(move |lua, paths: Value| {
+            // One path, or a list of paths loaded together (files that refer to each other).
+            let paths: Vec<String> = match paths {
+                Value::Table(list) => list.sequence_values::<String>().collect::<mlua::Result<_>>()?,
+                Value::String(path) => vec![path.to_str()?.to_string()],
+                other => {
+                    let got = other.type_name();
+                    return Err(located(
+                        lua,
+                        format!("bl.load: argument 1 must be a path or a list of paths, got {got}"),
+                    ));
+                }
+            };
+            let full =
+                paths.iter().map(|path| script_path(lua, &s, path, "bl.load")).collect::<mlua::Result<Vec<_>>>()?;
+            let names = load_configs(&s, &full).map_err(|m| located(lua, format!("bl.load: {m}")))?;
             dispatch(lua, &s)?;
             lua.create_sequence_from(names)
         })?,

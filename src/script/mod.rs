@@ -555,7 +555,19 @@ impl Host {
 
     /// Loads a config file as `bl.load` does (a relative path against the working directory).
     pub fn load_config(&self, path: &Path) -> Result<Vec<String>, ScriptError> {
-        load_config(&self.state, path).map_err(|message| ScriptError { message })
+        self.load_configs(&[path.to_path_buf()])
+    }
+
+    /// Loads config files that make one library together (files that refer to each other),
+    /// in one build, as `bl.load{ … }` does.
+    pub fn load_configs(&self, paths: &[PathBuf]) -> Result<Vec<String>, ScriptError> {
+        load_configs(&self.state, paths).map_err(|message| ScriptError { message })
+    }
+
+    /// Whether config files `paths` would load together (see [`Host::load_configs`]); nothing
+    /// changes.
+    pub fn loads_together(&self, paths: &[PathBuf]) -> bool {
+        loads_together(&self.state, paths)
     }
 
     /// Read access to the session.
@@ -598,40 +610,66 @@ fn loaded_only(sources: &[SourceFile], batch: Vec<String>) -> Vec<String> {
     batch.into_iter().filter(|path| sources.iter().any(|s| s.path == *path)).collect()
 }
 
-/// Reads `path`, rebuilds the library with it (replacing an earlier load of the same file),
-/// and makes the result live. On any error the live library is unchanged, the failure is
-/// logged as `reload_failed`, and the message holds every diagnostic.
+/// Reads `paths`, rebuilds the library with them in one build (replacing earlier loads of the
+/// same files; files that refer to each other load together in any order), and makes the
+/// result live. On any error the live library is unchanged, the failure is logged as
+/// `reload_failed`, and the message holds every diagnostic.
 ///
 /// A file that is not loaded after a failure, in a folder that exists, is remembered as
 /// unloaded (a hot reload follows it) until a load of it succeeds.
-fn load_config(state: &Shared, path: &Path) -> Result<Vec<String>, String> {
-    let path = shown_path(path).display().to_string();
-    if path.ends_with(".lua") {
+fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String> {
+    let paths: Vec<String> = paths.iter().map(|p| shown_path(p).display().to_string()).collect();
+    if let Some(path) = paths.iter().find(|p| p.ends_with(".lua")) {
         // `dofile` reads from the working folder, which `path` is shown from.
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
     }
-    let loaded = read_config(&path)
+    let loaded = read_configs(&paths)
         .map_err(|why| {
             let mut host = state.borrow_mut();
             host.session.reload_failed(1);
             host.last_build_failed = true;
-            // A message, not a diagnostic line: whoever shows it labels it `error:` already.
-            match why {
-                Unreadable::Io(e) => format!("{path}: cannot read file: {e}"),
-                Unreadable::NotText(diagnostic) => format!("{path}: not UTF-8 text, nothing changed\n{diagnostic}"),
-            }
+            why
         })
-        .and_then(|text| rebuild(state, vec![SourceFile { path: path.clone(), text }]));
+        .and_then(|files| rebuild(state, files));
     let mut host = state.borrow_mut();
-    host.unloaded.retain(|p| *p != path);
+    host.unloaded.retain(|p| !paths.contains(p));
     if let Err(message) = loaded {
-        let folder = Path::new(&path).parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !host.sources.iter().any(|s| s.path == path) && folder.is_dir() {
-            host.unloaded.push(path);
+        for path in paths {
+            let folder = Path::new(&path).parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if !host.sources.iter().any(|s| s.path == path) && folder.is_dir() {
+                host.unloaded.push(path);
+            }
         }
         return Err(message);
     }
-    Ok(host.session.snapshot().files.iter().find(|(p, _)| *p == path).map(|(_, n)| n.clone()).unwrap_or_default())
+    let files = &host.session.snapshot().files;
+    Ok(paths
+        .iter()
+        .flat_map(|path| files.iter().filter(move |(p, _)| p == path).flat_map(|(_, n)| n.clone()))
+        .collect())
+}
+
+/// The texts of config files `paths`, or the message of the first that cannot be read.
+fn read_configs(paths: &[String]) -> Result<Vec<SourceFile>, String> {
+    let read = |path: &String| {
+        read_config(path).map(|text| SourceFile { path: path.clone(), text }).map_err(|why| match why {
+            // A message, not a diagnostic line: whoever shows it labels it `error:` already.
+            Unreadable::Io(e) => format!("{path}: cannot read file: {e}"),
+            Unreadable::NotText(diagnostic) => format!("{path}: not UTF-8 text, nothing changed\n{diagnostic}"),
+        })
+    };
+    paths.iter().map(read).collect()
+}
+
+/// Whether config files `paths` would build a library with the live one's other files, in one
+/// build: nothing is loaded, logged or printed.
+fn loads_together(state: &Shared, paths: &[PathBuf]) -> bool {
+    let paths: Vec<String> = paths.iter().map(|p| shown_path(p).display().to_string()).collect();
+    let Ok(files) = read_configs(&paths) else { return false };
+    let mut sources = state.borrow().sources.clone();
+    sources.retain(|s| !paths.contains(&s.path));
+    sources.extend(files);
+    compile(&sources).snapshot.is_some()
 }
 
 /// Why a config file could not be read.

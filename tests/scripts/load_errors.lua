@@ -11,3 +11,10 @@ print(t:table())
 for _, e in ipairs(bl.events()) do
   print(e.frame, e.kind, e.generation, e.errors or e.files)
 end
+
+-- Files that refer to each other load together from a list, in one build; alone, the tree
+-- file fails for want of the clips.
+local ok, alone = pcall(bl.load, "../repl/split_library/a_tree.toml")
+print("alone: " .. (ok and "loaded" or alone))
+print(table.concat(bl.load { "../repl/split_library/a_tree.toml", "../repl/split_library/b_clips.toml" }, ", "))
+print(pcall(bl.load, 7))
