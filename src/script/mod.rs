@@ -624,11 +624,10 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
     }
     let loaded = read_configs(&paths)
-        .map_err(|why| {
+        .inspect_err(|_| {
             let mut host = state.borrow_mut();
             host.session.reload_failed(1);
             host.last_build_failed = true;
-            why
         })
         .and_then(|files| rebuild(state, files));
     let mut host = state.borrow_mut();
