@@ -11,7 +11,7 @@ use blendlab::config::{Diagnostic, SourceFile};
 use blendlab::repl;
 use blendlab::report::{Style, count};
 use blendlab::script::{Confinement, Host, Limits, Output, headless, parse_memory, parse_timeout, partition};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use owo_colors::OwoColorize;
 
 /// mimalloc instead of the system allocator. It keeps blocks of one size together, so the
@@ -269,19 +269,14 @@ fn unknown_run_option(word: &str) -> Option<String> {
     if !word.starts_with('-') || Path::new(word).exists() {
         return None;
     }
-    const OPTIONS: [&str; 9] = [
-        "--watch",
-        "--timeout",
-        "--max-memory",
-        "--sandbox",
-        "--golden",
-        "--bless",
-        "--partition-check",
-        "--color",
-        "--help",
-    ];
+    let cli = Cli::command();
+    let run = cli.find_subcommand("run")?;
+    let global = cli.get_arguments().filter(|a| a.is_global_set());
+    let longs = run.get_arguments().chain(global).filter_map(|a| a.get_long());
+    let options: Vec<String> = longs.map(|long| format!("--{long}")).chain(["--help".into()]).collect();
     let name = word.split('=').next().unwrap_or(word);
-    let hint = blendlab::config::suggestion(name, OPTIONS).unwrap_or_else(|| "see `blendlab run --help`".into());
+    let hint = blendlab::config::suggestion(name, options.iter().map(String::as_str))
+        .unwrap_or_else(|| "see `blendlab run --help`".into());
     Some(format!("run: unknown option `{word}` (options go before the script); {hint}"))
 }
 
