@@ -2,8 +2,12 @@
 //! always through a temporary file beside the target and a rename, so a reader never sees
 //! half a file and a failed write leaves the old one as it was. What a write in place would
 //! respect, the rename does too: a read-only file is refused, a symbolic link is written
-//! through to its target (the link stays), and a file keeps its permissions.
+//! through to its target (the link stays), and a file keeps its permissions. What is no file
+//! of its own — a stream or a device (`/dev/stdout`, `/dev/fd/3`, a pipe) — is written in
+//! place, appended to, as a shell redirect would: a rename over `/proc/self/fd/1` would
+//! replace the log file the process writes to.
 
+use std::io::Write as _;
 use std::path::Path;
 
 use mlua::Lua;
@@ -13,8 +17,11 @@ use super::api::{located, script_path};
 
 /// Writes `text` to a temporary file beside the file `path` names (through a symbolic link,
 /// the file it points to), then renames it over that file, which keeps its permissions; a
-/// read-only file is refused.
+/// read-only file is refused; a stream or a device ([`is_stream`]) is appended to in place.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if is_stream(path) {
+        return std::fs::OpenOptions::new().append(true).open(path)?.write_all(text.as_bytes());
+    }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { std::fs::canonicalize(path)? } else { path.to_path_buf() };
     let existing = std::fs::metadata(&target).ok();
@@ -31,9 +38,26 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     })
 }
 
+/// Whether `path` is no file of its own: under `/dev` or `/proc`, a link into them (`/dev/stdout`
+/// → `/proc/self/fd/1`), or something that exists and is not a regular file (a pipe, a device).
+fn is_stream(path: &Path) -> bool {
+    let special = |p: &Path| p.starts_with("/dev") || p.starts_with("/proc");
+    special(path)
+        || std::fs::read_link(path).is_ok_and(|target| special(&target))
+        || std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 /// Writes `text` to `path` (relative to the calling script's folder, and inside it under
 /// `--sandbox`) for the Lua function `what`; returns the path written, or a located error.
+/// `/dev/stdout` and `/dev/stderr` are the host's own outputs (in order with what the script
+/// prints, and captured with it in a golden run).
 pub(crate) fn write_for_script(lua: &Lua, state: &Shared, what: &str, path: &str, text: &str) -> mlua::Result<String> {
+    if matches!(path, "/dev/stdout" | "/dev/stderr") {
+        let output = &mut state.borrow_mut().output;
+        let stream = if path == "/dev/stdout" { &mut output.out } else { &mut output.err };
+        stream.write_all(text.as_bytes()).map_err(|e| located(lua, format!("{what}: cannot write {path}: {e}")))?;
+        return Ok(path.to_string());
+    }
     let full = script_path(lua, state, path, what)?;
     write_atomically(&full, text).map_err(|e| located(lua, format!("{what}: cannot write {}: {e}", full.display())))?;
     Ok(full.display().to_string())
@@ -83,6 +107,17 @@ mod tests {
             std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         assert_eq!(names, ["link.csv", "locked.csv", "private.csv"]);
+        // A link to a stream (`/dev/stdout` is one to `/proc/self/fd/1`) is written in place,
+        // appended to: the log file behind the descriptor is not replaced.
+        use std::os::fd::AsRawFd;
+        let log = dir.join("log.txt");
+        std::fs::write(&log, "before\n").unwrap();
+        let descriptor = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let stream = dir.join("stream.csv");
+        symlink(format!("/proc/self/fd/{}", descriptor.as_raw_fd()), &stream).unwrap();
+        write_atomically(&stream, "after\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), "before\nafter\n");
+        std::fs::remove_file(&stream).unwrap();
         std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -23,7 +23,11 @@ local path = os.tmpname()
 
 print("-- recording:csv (the wave columns start when greet plays)")
 bl.expect(rec:csv(path) == path, "csv returns the path written")
-io.write(read(path))
+local written = read(path)
+io.write(written)
+-- /dev/stdout is where print writes, in order (a rename over it would replace a log file).
+print("-- the same to /dev/stdout")
+bl.expect(rec:csv("/dev/stdout") == "/dev/stdout", "csv returns the stream written")
 
 print("-- recording:svg")
 rec:svg(path)
