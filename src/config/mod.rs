@@ -444,7 +444,10 @@ fn deserialize_all<T: DeserializeOwned>(mut value: Spanned<DeValue>) -> Deserial
         };
         let message = error.message();
         let missing = message.strip_prefix("missing field `").and_then(|m| m.split('`').next());
-        let consequence = missing.is_some_and(|field| explained.iter().any(|e| e.key == field))
+        let within = |inner: &Range<usize>, outer: &Range<usize>| outer.start <= inner.start && inner.end <= outer.end;
+        // In the same table: a misspelt `motion` in one child explains only that child's.
+        let same_table = |e: &ReportedKey| error.span().is_none_or(|s| within(&s, &e.table) || within(&e.table, &s));
+        let consequence = missing.is_some_and(|field| explained.iter().any(|e| e.key == field && same_table(e)))
             || (message.starts_with("invalid length")
                 && error.span().is_some_and(|e| shortened.iter().any(|s| e.start <= s.start && s.end <= e.end)));
         if !consequence {
