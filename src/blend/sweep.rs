@@ -65,6 +65,8 @@ impl Axis {
     /// `(from·(steps − k) + to·k) / steps` — one rounding where the sum is exact, so a value
     /// that two sweeps share comes out the same (0.05 of `-1..0.5` in 10 steps and of `0..0.5`
     /// in 10), and a round value is round (`-1..5` in 24 steps passes 0, 1 and 3 exactly).
+    /// Near the largest numbers, where that sum overflows, `from·(1 − t) + to·t` with
+    /// `t = k/steps`, which does not.
     pub fn value(&self, k: u64) -> f64 {
         if k == 0 {
             return self.from;
@@ -72,7 +74,13 @@ impl Axis {
         if k >= self.steps {
             return self.to;
         }
-        (self.from * (self.steps - k) as f64 + self.to * k as f64) / self.steps as f64
+        let (n, k) = (self.steps as f64, k as f64);
+        let exact = (self.from * (n - k) + self.to * k) / n;
+        if exact.is_finite() {
+            return exact;
+        }
+        let t = k / n;
+        self.from * (1.0 - t) + self.to * t
     }
 }
 
@@ -197,5 +205,8 @@ mod tests {
         assert_eq!(axis(0.0, 0.5, 10).value(1), 0.05);
         let wide = axis(-1.0, 5.0, 24);
         assert_eq!([wide.value(4), wide.value(8), wide.value(16)], [0.0, 1.0, 3.0]);
+        // Near the largest numbers the values stay finite.
+        let huge = axis(-1e308, 1e308, 4);
+        assert_eq!([huge.value(1), huge.value(2), huge.value(3)], [-5e307, 0.0, 5e307]);
     }
 }

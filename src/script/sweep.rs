@@ -39,8 +39,8 @@ fn number(value: &Value) -> Option<f64> {
 fn axis(lua: &Lua, parameter: String, range: [&Value; 3]) -> mlua::Result<Axis> {
     let [from, to, steps] = range.map(number);
     let (Some(from), Some(to), Some(steps)) = (from, to, steps) else { return Err(located(lua, USAGE)) };
-    if !(steps >= 0.0 && steps.fract() == 0.0 && steps <= u32::MAX as f64) {
-        let most = u32::MAX;
+    if !(steps >= 0.0 && steps.fract() == 0.0 && steps < crate::blend::sweep::MAX_ROWS as f64) {
+        let most = crate::blend::sweep::MAX_ROWS - 1;
         return Err(located(lua, format!("bl.sweep: steps must be a whole number from 0 to {most}, got {steps}")));
     }
     Ok(Axis { parameter, from, to, steps: steps as u64 })
