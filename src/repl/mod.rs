@@ -236,6 +236,12 @@ impl Repl {
         self.say(&text);
     }
 
+    /// Loads config files in one build, as `bl.load{ … }` does (and the transcript says).
+    fn load_together(&mut self, files: &[PathBuf]) {
+        let list = files.iter().map(|f| format!("{:?}", f.display().to_string())).collect::<Vec<_>>().join(", ");
+        self.logged(Code::Chunk(format!("bl.load({{ {list} }})")), |host| host.load_configs(files));
+    }
+
     /// Loads the files given on the command line — a folder's `*.toml` files, as `check` takes
     /// them; TOML files given one after the other load in one build when they make a library
     /// together (they may refer to each other, in any order), else one by one, so that a broken
@@ -261,11 +267,16 @@ impl Repl {
                     self.logged(Code::File(file.display().to_string()), |host| host.run_file(file, &[]));
                 }
             } else if group.len() > 1 && self.host.loads_together(group) {
-                let list =
-                    group.iter().map(|f| format!("{:?}", f.display().to_string())).collect::<Vec<_>>().join(", ");
-                self.logged(Code::Chunk(format!("bl.load({{ {list} }})")), |host| host.load_configs(group));
+                self.load_together(group);
             } else {
-                for file in group {
+                // The files without errors of their own may still make a library together.
+                let (sound, broken): (Vec<PathBuf>, Vec<PathBuf>) =
+                    group.iter().cloned().partition(|file| Host::reads_cleanly(file));
+                let together = sound.len() > 1 && !broken.is_empty() && self.host.loads_together(&sound);
+                if together {
+                    self.load_together(&sound);
+                }
+                for file in if together { &broken } else { group } {
                     let load = format!("bl.load({:?})", file.display().to_string());
                     self.logged(Code::Chunk(load), |host| host.load_config(file));
                 }

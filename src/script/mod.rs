@@ -570,6 +570,14 @@ impl Host {
         loads_together(&self.state, paths)
     }
 
+    /// Whether config file `path` reads without an error of its own (its TOML and each entry's
+    /// local checks; names it refers to may live in other files); nothing changes.
+    pub fn reads_cleanly(path: &Path) -> bool {
+        let path = shown_path(path).display().to_string();
+        read_configs(std::slice::from_ref(&path))
+            .is_ok_and(|files| files.iter().all(|f| crate::config::parse_file(f).1.iter().all(|d| !d.is_error())))
+    }
+
     /// Read access to the session.
     pub fn with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
         f(&self.state.borrow().session)
