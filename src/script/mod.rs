@@ -573,8 +573,7 @@ impl Host {
     /// Whether config file `path` reads without an error of its own (its TOML and each entry's
     /// local checks; names it refers to may live in other files); nothing changes.
     pub fn reads_cleanly(path: &Path) -> bool {
-        let path = shown_path(path).display().to_string();
-        read_configs(std::slice::from_ref(&path))
+        read_configs(&shown_paths(&[path.to_path_buf()]))
             .is_ok_and(|files| files.iter().all(|f| crate::config::parse_file(f).1.iter().all(|d| !d.is_error())))
     }
 
@@ -626,7 +625,7 @@ fn loaded_only(sources: &[SourceFile], batch: Vec<String>) -> Vec<String> {
 /// A file that is not loaded after a failure, in a folder that exists, is remembered as
 /// unloaded (a hot reload follows it) until a load of it succeeds.
 fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String> {
-    let paths: Vec<String> = paths.iter().map(|p| shown_path(p).display().to_string()).collect();
+    let paths = shown_paths(paths);
     if let Some(path) = paths.iter().find(|p| p.ends_with(".lua")) {
         // `dofile` reads from the working folder, which `path` is shown from.
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
@@ -656,6 +655,11 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         .collect())
 }
 
+/// Config paths as loaded files are named ([`shown_path`]).
+fn shown_paths(paths: &[PathBuf]) -> Vec<String> {
+    paths.iter().map(|p| shown_path(p).display().to_string()).collect()
+}
+
 /// The texts of config files `paths`, or the message of the first that cannot be read.
 fn read_configs(paths: &[String]) -> Result<Vec<SourceFile>, String> {
     let read = |path: &String| {
@@ -671,7 +675,7 @@ fn read_configs(paths: &[String]) -> Result<Vec<SourceFile>, String> {
 /// Whether config files `paths` would build a library with the live one's other files, in one
 /// build: nothing is loaded, logged or printed.
 fn loads_together(state: &Shared, paths: &[PathBuf]) -> bool {
-    let paths: Vec<String> = paths.iter().map(|p| shown_path(p).display().to_string()).collect();
+    let paths = shown_paths(paths);
     let Ok(files) = read_configs(&paths) else { return false };
     let mut sources = state.borrow().sources.clone();
     sources.retain(|s| !paths.contains(&s.path));
