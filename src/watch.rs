@@ -99,15 +99,15 @@ impl Watcher {
     }
 
     /// Also follows `files` (names as loaded, relative to the working directory or absolute):
-    /// each file as named, and the file a symbolic link points to (an edit of a shared config
-    /// behind a link is a change of the name; a link pointed elsewhere is followed to its new
-    /// file at the next call). Returns a message per directory that cannot be watched.
+    /// each file as named, every symbolic link on the way to the file it names, and that file
+    /// (an edit of a shared config behind a link, or a link of the chain pointed elsewhere, is a
+    /// change of the name; a new target is followed from the next call). Returns a message per
+    /// directory that cannot be watched.
     pub fn follow(&mut self, files: &[String]) -> Vec<String> {
         let mut problems = Vec::new();
         for name in files {
             let Ok(absolute) = std::path::absolute(name) else { continue };
-            let target = std::fs::canonicalize(&absolute).ok().filter(|target| *target != absolute);
-            for path in std::iter::once(absolute).chain(target) {
+            for path in link_chain(absolute) {
                 let dir = path.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
                 if !self.dirs.contains(&dir) {
                     match self.notify.watch(&dir, RecursiveMode::NonRecursive) {
@@ -122,6 +122,29 @@ impl Watcher {
         }
         problems
     }
+}
+
+/// `path`, each link it leads through (its folder resolved, the link itself kept), and the
+/// file at the end of them, canonical (at most 40 links, as the kernel follows; a loop or a
+/// dangling link ends the chain there).
+fn link_chain(path: PathBuf) -> Vec<PathBuf> {
+    let in_resolved_folder = |path: PathBuf| match (path.parent().map(std::fs::canonicalize), path.file_name()) {
+        (Some(Ok(folder)), Some(name)) => folder.join(name),
+        _ => path,
+    };
+    let mut chain = vec![path];
+    while chain.len() <= 40 {
+        let last = &chain[chain.len() - 1];
+        let Ok(target) = std::fs::read_link(last) else { break };
+        let next = in_resolved_folder(last.parent().map_or_else(|| target.clone(), |dir| dir.join(&target)));
+        if chain.contains(&next) {
+            break;
+        }
+        chain.push(next);
+    }
+    let canonical = chain.last().and_then(|last| std::fs::canonicalize(last).ok());
+    chain.extend(canonical.filter(|c| !chain.contains(c)));
+    chain
 }
 
 /// Feeds the debouncer from notifications, with real time, until the watcher is dropped.

@@ -194,6 +194,32 @@ fn an_edit_of_the_file_behind_a_symbolic_link_reloads_the_link() {
 }
 
 #[test]
+fn pointing_a_link_in_the_middle_of_a_chain_elsewhere_reloads_the_config() {
+    // loco.toml → middle/current.toml → versions/v1/loco.toml; the middle link is then pointed
+    // at versions/v2/loco.toml, as a deploy script would.
+    let dir = common::scratch("reload-chain");
+    let (v1, v2, middle) = (dir.join("versions/v1"), dir.join("versions/v2"), dir.join("middle"));
+    for folder in [&v1, &v2, &middle] {
+        std::fs::create_dir_all(folder).unwrap();
+    }
+    let first = common::write_loco(&v1, "v1.toml");
+    let second = v2.join("loco.toml");
+    std::fs::write(&second, common::reload_version("v2.toml")).unwrap();
+    let current = middle.join("current.toml");
+    std::os::unix::fs::symlink(&first, &current).unwrap();
+    let link = dir.join("loco.toml");
+    std::os::unix::fs::symlink(&current, &link).unwrap();
+    let mut repl = pty::Piped::start(&[link.as_os_str()]);
+    repl.send("print('ready')\n");
+    repl.out.wait_for("ready");
+    let swapped = middle.join("swap.toml");
+    std::os::unix::fs::symlink(&second, &swapped).unwrap();
+    std::fs::rename(&swapped, &current).unwrap();
+    repl.out.wait_for("reload_applied generation=2");
+    repl.finish();
+}
+
+#[test]
 fn run_watch_reloads_its_configs_and_says_how_to_run_its_script_again() {
     let dir = common::scratch("run-watch");
     let config = common::write_loco(&dir, "v1.toml");
