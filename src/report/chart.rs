@@ -191,21 +191,10 @@ mod tests {
     /// (`None`: the leaf was not there).
     fn recording(samples: &[(f64, Option<f64>)]) -> Recording {
         use crate::report::recording::{Column, Row};
-        Recording {
-            actor: 0,
-            actor_name: "hero".into(),
-            every: 1,
-            first_frame: 0,
-            channels: vec!["body".into()],
-            columns: vec![Column::Weight { leaf: "idle".into(), channel: "body".into(), additive: false }],
-            rows: samples
-                .iter()
-                .enumerate()
-                .map(|(frame, &(time, w))| Row { time, frame: frame as i64, values: vec![w] })
-                .collect(),
-            stopped: false,
-            keep: None,
-        }
+        let idle = Column::Weight { leaf: "idle".into(), channel: "body".into(), additive: false };
+        let rows = samples.iter().enumerate();
+        let rows = rows.map(|(frame, &(time, w))| Row { time, frame: frame as i64, values: vec![w] }).collect();
+        Recording::of_hero(vec![idle], rows, None)
     }
 
     #[test]

@@ -94,6 +94,24 @@ pub struct Recording {
 }
 
 impl Recording {
+    /// A recording of `hero` over one channel, `body`, with these columns and rows: what the
+    /// printers' tests draw.
+    #[cfg(test)]
+    pub(crate) fn of_hero(columns: Vec<Column>, rows: Vec<Row>, keep: Option<usize>) -> Recording {
+        let channels = vec!["body".into()];
+        Recording {
+            actor: 0,
+            actor_name: "hero".into(),
+            every: 1,
+            first_frame: 0,
+            channels,
+            columns,
+            rows,
+            stopped: false,
+            keep,
+        }
+    }
+
     /// How much it holds and how often it samples: `6 samples, every 2 frames`,
     /// `1 sample, every frame`.
     pub fn summary(&self) -> String {

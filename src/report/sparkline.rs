@@ -72,23 +72,15 @@ mod tests {
     fn history() -> Recording {
         let idle = [1.0, 0.75, 0.5, 0.1, 0.0];
         let run = [None, None, Some(0.5), Some(0.9), Some(1.0)];
-        Recording {
-            actor: 0,
-            actor_name: "hero".into(),
-            every: 1,
-            first_frame: 0,
-            channels: vec!["body".into()],
-            columns: vec![Column::Parameter("speed".into()), weight("idle"), weight("run")],
-            rows: (0..5)
-                .map(|i| Row {
-                    time: (i + 1) as f64 / 60.0,
-                    frame: i + 1,
-                    values: vec![Some(1.0), Some(idle[i as usize]), run[i as usize]],
-                })
-                .collect(),
-            stopped: false,
-            keep: Some(240),
-        }
+        let columns = vec![Column::Parameter("speed".into()), weight("idle"), weight("run")];
+        let rows = (0..5)
+            .map(|i| Row {
+                time: (i + 1) as f64 / 60.0,
+                frame: i + 1,
+                values: vec![Some(1.0), Some(idle[i as usize]), run[i as usize]],
+            })
+            .collect();
+        Recording::of_hero(columns, rows, Some(240))
     }
 
     #[test]
