@@ -378,6 +378,7 @@ impl Source {
         }
     }
 
+    #[inline(always)]
     fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
         match self {
             Source::BlendTree(tree) => tree.update(step.params, step.dt),

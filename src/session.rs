@@ -687,8 +687,9 @@ impl Session {
                 state.smooth(param, dt);
             }
             actor.graph.update(&self.snapshot, &actor.params, dt, now, &mut events);
-            commands.extend(events.iter().filter(|e| matches!(e, EventKind::Command { .. })).map(|e| (id, e.clone())));
             if !events.is_empty() {
+                commands
+                    .extend(events.iter().filter(|e| matches!(e, EventKind::Command { .. })).map(|e| (id, e.clone())));
                 self.log_actor(id, std::mem::take(&mut events));
             }
         }
