@@ -100,7 +100,7 @@ pub enum SessionError {
     UnknownAsset { kind: &'static str, name: String, hint: Option<String> },
     #[error("an actor named `{0}` already exists")]
     DuplicateActor(String),
-    #[error("an actor needs a name that prints on one line (not empty, no control characters), got {0:?}")]
+    #[error("an actor needs a name that prints on one line, as it reads (not empty, no control or invisible characters), got {0:?}")]
     BadActorName(String),
     #[error("no actor named `{name}`{}", hint_suffix(.hint))]
     UnknownActor { name: String, hint: Option<String> },
@@ -429,7 +429,7 @@ impl Session {
     /// Creates an actor driven by `spec`, evaluated at once at the current time. Its name
     /// heads its event lines and table titles, so it must print on one line.
     pub fn spawn(&mut self, name: &str, spec: ActorSpec) -> Result<ActorId, SessionError> {
-        if name.is_empty() || name.chars().any(char::is_control) {
+        if name.is_empty() || name.chars().any(crate::config::is_hidden_character) {
             return Err(SessionError::BadActorName(name.into()));
         }
         if self.actor_ids.contains_key(name) {

@@ -193,10 +193,24 @@ fn name_problems(name: &str) -> Vec<&'static str> {
     if name.starts_with('<') {
         problems.push("a name may not start with `<`: blendlab keeps that for its own rows (`<default>`)");
     }
-    if name.chars().any(char::is_control) {
-        problems.push("a name may not contain control characters (a tab, a newline): it prints on one line");
+    if name.chars().any(is_hidden_character) {
+        problems.push(HIDDEN_CHARACTER_PROBLEM);
     }
     problems
+}
+
+/// Why a name may not hold a [hidden character](is_hidden_character).
+const HIDDEN_CHARACTER_PROBLEM: &str = "a name may not contain control or invisible characters (a tab, a newline, a \
+     zero-width space, a direction mark): it prints on one line, as it reads";
+
+/// Whether `c` does not print as what it is: a control character (a tab, a newline), or an
+/// invisible format character — a soft hyphen, a zero-width space or joiner, a direction
+/// mark, embedding, override or isolate, a line or paragraph separator, a byte order mark.
+/// Such a character makes two names that print alike differ, or reorders the line a name
+/// prints on.
+pub fn is_hidden_character(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
 
 /// Collects the diagnostics of one file.

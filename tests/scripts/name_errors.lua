@@ -28,9 +28,11 @@ try("filter with unknown key", function() bl.events({ knd = "signal" }) end)
 try("jsonl filter with bad kind", function() bl.events_jsonl("never_written.jsonl", { kind = "signl" }) end)
 try("duplicates filter by actor", function() bl.no_duplicate_events({ actor = t }) end)
 print("events of t by handle: " .. #bl.events({ actor = t }) .. ", by name: " .. #bl.events({ actor = "t" }))
--- Actor names show in every event line: empty names and line breaks are refused.
+-- Actor names show in every event line: empty names, line breaks and invisible characters are
+-- refused.
 try("empty actor name", function() bl.spawn("", { blend_tree = "abc" }) end)
 try("actor name with a line break", function() bl.spawn("a\nb", { blend_tree = "abc" }) end)
+try("actor name with a direction override", function() bl.spawn("a\u{202E}b", { blend_tree = "abc" }) end)
 -- Option tables: a typo in a key is an error, not an option silently left out.
 try("play option typo", function() t:play("x", { frm = 1 }) end)
 try("record option typo", function() bl.record(t, { evry = 2 }) end)
