@@ -43,6 +43,41 @@ pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error
     mlua::Error::RuntimeError(format!("{}{message}", caller_location(lua)))
 }
 
+/// A table key as a message shows it: a name as it is, other keys in brackets (`[0]`,
+/// `[boolean]`).
+fn key_label(key: &Value) -> String {
+    match key {
+        Value::String(name) => name.to_string_lossy(),
+        Value::Integer(i) => format!("[{i}]"),
+        other => format!("[{}]", other.type_name()),
+    }
+}
+
+/// The paths of `bl.load`'s list form: one path at each position 1..n, nothing else — a
+/// hole or another key would be a file silently left out.
+fn listed_paths(list: &Table) -> Result<Vec<String>, String> {
+    let mut paths = Vec::new();
+    for pair in list.pairs::<Value, Value>() {
+        let (key, value) = pair.map_err(|e| e.to_string())?;
+        let position = match key {
+            Value::Integer(k) if k >= 1 => k as usize,
+            other => return Err(format!("a list of paths has paths at 1, 2, …, not at key `{}`", key_label(&other))),
+        };
+        let Value::String(path) = value else {
+            return Err(format!("entry {position} of the list must be a path, got {}", value.type_name()));
+        };
+        paths.push((position, path.to_str().map_err(|e| e.to_string())?.to_string()));
+    }
+    paths.sort_by_key(|&(position, _)| position);
+    if let Some(hole) = paths.iter().enumerate().find_map(|(i, &(position, _))| (position != i + 1).then_some(i + 1)) {
+        return Err(format!("the list of paths has no entry {hole} (a nil in the list?)"));
+    }
+    if paths.is_empty() {
+        return Err("the list of paths is empty".into());
+    }
+    Ok(paths.into_iter().map(|(_, path)| path).collect())
+}
+
 /// A warning about a `bl` call: `warning: file:line: msg` where diagnostics go, and a
 /// `warning` event.
 pub(crate) fn warn_located(lua: &Lua, state: &Shared, message: String) -> mlua::Result<()> {
@@ -90,7 +125,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         lua.create_function(move |lua, paths: Value| {
             // One path, or a list of paths loaded together (files that refer to each other).
             let paths: Vec<String> = match paths {
-                Value::Table(list) => list.sequence_values::<String>().collect::<mlua::Result<_>>()?,
+                Value::Table(list) => listed_paths(&list).map_err(|why| located(lua, format!("bl.load: {why}")))?,
                 Value::String(path) => vec![path.to_str()?.to_string()],
                 other => {
                     let got = other.type_name();
@@ -447,11 +482,7 @@ impl<'a> Options<'a> {
     pub(crate) fn new(lua: &'a Lua, label: &'a str, table: Option<Table>, known: &[&str]) -> mlua::Result<Self> {
         for key in table.iter().flat_map(|t| t.pairs::<Value, Value>()) {
             let (key, _) = key?;
-            let name = match &key {
-                Value::String(name) => name.to_string_lossy(),
-                Value::Integer(i) => format!("[{i}]"),
-                other => format!("[{}]", other.type_name()),
-            };
+            let name = key_label(&key);
             if !known.contains(&name.as_str()) {
                 let hint = suggestion(&name, known.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
                 let message = format!("{label}: unknown option `{name}` (known: {}){hint}", known.join(", "));

@@ -655,9 +655,15 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         .collect())
 }
 
-/// Config paths as loaded files are named ([`shown_path`]).
+/// Config paths as loaded files are named ([`shown_path`]), each once (the first time given).
 fn shown_paths(paths: &[PathBuf]) -> Vec<String> {
-    paths.iter().map(|p| shown_path(p).display().to_string()).collect()
+    let mut shown: Vec<String> = Vec::with_capacity(paths.len());
+    for path in paths.iter().map(|p| shown_path(p).display().to_string()) {
+        if !shown.contains(&path) {
+            shown.push(path);
+        }
+    }
+    shown
 }
 
 /// The texts of config files `paths`, or the message of the first that cannot be read.

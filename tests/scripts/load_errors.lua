@@ -18,3 +18,11 @@ local ok, alone = pcall(bl.load, "../repl/split_library/a_tree.toml")
 print("alone: " .. (ok and "loaded" or alone))
 print(table.concat(bl.load { "../repl/split_library/a_tree.toml", "../repl/split_library/b_clips.toml" }, ", "))
 print(pcall(bl.load, 7))
+-- A file named twice loads once; a list with a hole, another key or a non-path is refused
+-- rather than leaving a file out.
+local split = "../repl/split_library/"
+print(table.concat(bl.load { split .. "a_tree.toml", split .. "b_clips.toml", "./" .. split .. "a_tree.toml" }, ", "))
+print(pcall(bl.load, { split .. "a_tree.toml", nil, split .. "b_clips.toml" }))
+print(pcall(bl.load, { split .. "a_tree.toml", clips = split .. "b_clips.toml" }))
+print(pcall(bl.load, { split .. "a_tree.toml", 7 }))
+print(pcall(bl.load, {}))
