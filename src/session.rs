@@ -100,7 +100,9 @@ pub enum SessionError {
     UnknownAsset { kind: &'static str, name: String, hint: Option<String> },
     #[error("an actor named `{0}` already exists")]
     DuplicateActor(String),
-    #[error("an actor needs a name that prints on one line, as it reads (not empty, no control or invisible characters), got {0:?}")]
+    #[error(
+        "an actor needs a name that prints on one line, as it reads (not empty, no control or invisible characters), got {0:?}"
+    )]
     BadActorName(String),
     #[error("no actor named `{name}`{}", hint_suffix(.hint))]
     UnknownActor { name: String, hint: Option<String> },

@@ -183,6 +183,34 @@ fn code_the_timeout_cannot_stop_at_a_line_still_ends_the_run() {
 }
 
 #[test]
+fn under_test_a_script_the_timeout_cannot_stop_fails_and_the_others_are_still_reported() {
+    // The stuck script is given up on 2 × (timeout + 2 s) after it started; the run goes on.
+    let dir = common::scratch("stuck");
+    for name in ["a", "c"] {
+        std::fs::copy("tests/limits/finalizer.lua", dir.join(format!("{name}_stuck.lua"))).unwrap();
+        std::fs::write(dir.join(format!("{name}_stuck.out")), "").unwrap();
+    }
+    std::fs::copy("tests/limits/quick.lua", dir.join("b_quick.lua")).unwrap();
+    std::fs::copy("tests/limits/quick.out", dir.join("b_quick.out")).unwrap();
+    let out = blendlab(&["test", "--timeout", "0.3", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let stuck = "timed out after 0.3 s (--timeout) in code that cannot be stopped at a line (a `__gc` finalizer, \
+                 or one long library call such as a pattern match); blendlab stopped waiting for it 2 s later";
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    for (line, name) in [(lines[0], "a_stuck"), (lines[2], "c_stuck")] {
+        assert!(
+            line.starts_with("FAIL") && line.contains(&format!("{name}.lua: ")) && line.ends_with(stuck),
+            "{stdout}"
+        );
+    }
+    assert!(lines[1].starts_with("ok") && lines[1].ends_with("b_quick.lua"), "{stdout}");
+    assert_eq!(lines[3], "1 passed, 2 failed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn limits_out_of_range_say_their_range_and_a_tiny_memory_limit_names_itself() {
     let huge = blendlab(&["run", "--timeout", "1e300", "tests/limits/quick.lua"]);
     assert_eq!(huge.status.code(), Some(2));

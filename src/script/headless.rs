@@ -19,10 +19,12 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use super::files::write_atomically;
+use super::limits::{BACKSTOP_GRACE, RUNNER_IS_BACKSTOP, unstoppable};
 use super::{Confinement, Host, Output};
 use crate::report::diff::{first_difference, unified_diff};
 
@@ -263,23 +265,72 @@ pub fn run_tests(scripts: &[PathBuf], bless: bool, threads: usize, confinement: 
 /// Checks every script against its golden on `threads` threads (each script on its own
 /// host, made in the thread that runs it: Lua states stay on one thread). Verdicts come back
 /// in the order of `scripts`, whatever order they finished in.
+///
+/// With a `--timeout`, the runner is its runs' backstop: a check still going
+/// [`BACKSTOP_GRACE`] past the deadlines of its two runs is stuck in code that cannot be
+/// stopped at a line (see [`limits`](super::limits)). It fails, a fresh thread takes over the
+/// scripts left, and the stuck thread is left behind to end with the process: the other
+/// scripts' results are not lost with it.
 fn run_in_parallel(scripts: &[PathBuf], bless: bool, threads: usize, confinement: Confinement) -> Vec<Verdict> {
-    let next = AtomicUsize::new(0);
-    let verdicts = Mutex::new(vec![None; scripts.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, scripts.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(script) = scripts.get(i) else { break };
-                    let verdict = check_golden_here(script, &[], &golden_of(script), bless, confinement);
-                    verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(verdict);
+    let queue = Arc::new(Queue { scripts: scripts.to_vec(), next: AtomicUsize::new(0), started: Mutex::new(vec![]) });
+    let (finished, verdicts_in) = mpsc::channel::<(usize, Verdict)>();
+    let start_worker = || {
+        let (queue, finished) = (queue.clone(), finished.clone());
+        std::thread::spawn(move || check_queued(&queue, &finished, bless, confinement))
+    };
+    let mut workers: Vec<_> = (0..threads.clamp(1, scripts.len().max(1))).map(|_| start_worker()).collect();
+    let mut verdicts = vec![None; scripts.len()];
+    while verdicts.iter().any(Option::is_none) && !workers.iter().all(|w| w.is_finished()) {
+        match verdicts_in.recv_timeout(Duration::from_millis(50)) {
+            Ok((i, verdict)) => {
+                verdicts[i].get_or_insert(verdict);
+            }
+            Err(_) => {
+                let Some(timeout) = confinement.limits.timeout else { continue };
+                for i in queue.stuck(2 * (timeout + BACKSTOP_GRACE)) {
+                    if verdicts[i].is_none() {
+                        let message = unstoppable(timeout, "blendlab stopped waiting for it");
+                        verdicts[i] = Some(Verdict::TimedOut { message });
+                        workers.push(start_worker());
+                    }
                 }
-            });
+            }
         }
-    });
-    let verdicts = verdicts.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
+    for (i, verdict) in verdicts_in.try_iter() {
+        verdicts[i].get_or_insert(verdict);
+    }
     verdicts.into_iter().map(|v| v.unwrap_or(Verdict::Unchecked { message: "was not run".into() })).collect()
+}
+
+/// The scripts of a parallel check, the next one to take, and when each taken one started.
+struct Queue {
+    scripts: Vec<PathBuf>,
+    next: AtomicUsize,
+    started: Mutex<Vec<(usize, Instant)>>,
+}
+
+impl Queue {
+    /// The scripts taken more than `patience` ago (finished or not).
+    fn stuck(&self, patience: Duration) -> Vec<usize> {
+        let started = self.started.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        started.iter().filter(|(_, at)| at.elapsed() > patience).map(|&(i, _)| i).collect()
+    }
+}
+
+/// A worker of [`run_in_parallel`]: checks scripts from `queue` until none is left, sending
+/// each verdict with its script's index.
+fn check_queued(queue: &Queue, finished: &mpsc::Sender<(usize, Verdict)>, bless: bool, confinement: Confinement) {
+    RUNNER_IS_BACKSTOP.set(true);
+    loop {
+        let i = queue.next.fetch_add(1, Ordering::Relaxed);
+        let Some(script) = queue.scripts.get(i) else { break };
+        queue.started.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((i, Instant::now()));
+        let verdict = check_golden_here(script, &[], &golden_of(script), bless, confinement);
+        if finished.send((i, verdict)).is_err() {
+            break;
+        }
+    }
 }
 
 /// The report of a test run: `ok  SCRIPT` per passing script, `FAIL SCRIPT` with the

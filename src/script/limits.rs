@@ -23,6 +23,24 @@ pub(crate) const CHECK_INTERVAL: u32 = 1000;
 /// hooks off; one long library call such as a backtracking pattern match) must not hang CI.
 pub(crate) const BACKSTOP_GRACE: Duration = Duration::from_secs(2);
 
+thread_local! {
+    /// Whether runs on this thread are watched by a runner that gives up on a run past
+    /// [`BACKSTOP_GRACE`] and goes on without it (`blendlab test`), instead of the backstop
+    /// ending the process: the other scripts' results are not lost with one stuck script.
+    pub(crate) static RUNNER_IS_BACKSTOP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Why a backstop gave up on a run held to `timeout`, ending with what it did (`blendlab
+/// stopped`).
+pub(crate) fn unstoppable(timeout: Duration, outcome: &str) -> String {
+    format!(
+        "timed out after {} s (--timeout) in code that cannot be stopped at a line (a `__gc` finalizer, or \
+         one long library call such as a pattern match); {outcome} {} s later",
+        timeout.as_secs_f64(),
+        BACKSTOP_GRACE.as_secs()
+    )
+}
+
 /// Limits for one script run.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Limits {
@@ -58,18 +76,17 @@ impl Watchdog {
     /// Starts the clock of a run of `script` limited to `timeout`, and its backstop: a thread
     /// that ends the process with exit code 1, naming the script, if the run is still going
     /// [`BACKSTOP_GRACE`] after its deadline.
+    /// On a thread whose runner is the backstop ([`RUNNER_IS_BACKSTOP`]) only the deadline is
+    /// set.
     pub(crate) fn arm(&self, timeout: Duration, script: String) {
         self.deadline.set(Some((Instant::now() + timeout, timeout)));
+        if RUNNER_IS_BACKSTOP.get() {
+            return;
+        }
         let (call_off, called_off) = channel::<()>();
         std::thread::spawn(move || {
             if let Err(RecvTimeoutError::Timeout) = called_off.recv_timeout(timeout + BACKSTOP_GRACE) {
-                eprintln!(
-                    "error: {script}: timed out after {} s (--timeout) in code that cannot be stopped at a \
-                     line (a `__gc` finalizer, or one long library call such as a pattern match); blendlab \
-                     stopped {} s later",
-                    timeout.as_secs_f64(),
-                    BACKSTOP_GRACE.as_secs()
-                );
+                eprintln!("error: {script}: {}", unstoppable(timeout, "blendlab stopped"));
                 std::process::exit(1);
             }
         });

@@ -325,7 +325,7 @@ impl Host {
     /// this call (a located `timed out` error at the line running when it passes, checked
     /// every few Lua instructions and before every logic frame; past it by
     /// [`limits::BACKSTOP_GRACE`], code that cannot be stopped ends the process, named after
-    /// `script`) and a memory ceiling for the Lua state (a `not enough memory` error past it).
+    /// `script`, unless a test runner watches the thread) and a memory ceiling for the Lua state (a `not enough memory` error past it).
     pub fn set_limits(&self, script: &Path, limits: Limits) -> Result<(), ScriptError> {
         if let Some(bytes) = limits.max_memory {
             self.lua.set_memory_limit(bytes)?;
