@@ -192,12 +192,26 @@ impl TimelineClip {
         if t > self.end {
             return Ticks(self.end.0 + 1)..Ticks(i64::MAX);
         }
+        if self.on_a_mix(t) {
+            return t..t;
+        }
         let plateau_after = |seconds: f64| if seconds <= 0.0 { Some(0) } else { ticks_reaching(seconds) };
         let (Some(after_in), Some(before_out)) = (plateau_after(self.mix_in), plateau_after(self.mix_out)) else {
             return t..t;
         };
         let (first, last) = (self.start + Ticks(after_in), self.end - Ticks(before_out));
         if first <= t && t <= last { first..last + Ticks(1) } else { t..t }
+    }
+
+    /// Whether `t` in `[start, end]` is on a mix: the ticks since `start` (until `end`), as
+    /// `f64`, fall short of the mix in (out) in ticks, `mix · 1e12`, where [`ticks_over`] is
+    /// below 1. Then the steady span is empty without the plateau's bounds (a frame on a mix asks
+    /// every time), exactly as with them: `ticks as f64 < length` puts `ticks` below
+    /// `ticks_reaching(mix)`, whose `f64` is at least `length` (ticks to `f64` never decrease),
+    /// so `t` is before the plateau (after it).
+    fn on_a_mix(&self, t: Ticks) -> bool {
+        let short = |ticks: Ticks, seconds: f64| seconds > 0.0 && (ticks.0 as f64) < seconds * TICKS_PER_SECOND as f64;
+        short(t - self.start, self.mix_in) || short(self.end - t, self.mix_out)
     }
 
     /// The clip's local time at timeline time `t` (REFERENCE §3.4): `u = t − start`, mapped
@@ -442,6 +456,22 @@ mod tests {
         assert!(c.steady_weight_span(s(0.05)).is_empty(), "on a mix");
         assert_eq!(c.steady_weight_span(s(-1.0)), Ticks(i64::MIN)..s(0.0));
         assert_eq!(c.steady_weight_span(s(0.7)), s(0.6) + Ticks(1)..Ticks(i64::MAX));
+    }
+
+    #[test]
+    fn a_mix_is_where_its_plateau_is_not() {
+        // On a mix exactly where `t` is outside `[start + ⌈mix_in·1e12⌉, end − ⌈mix_out·1e12⌉]`.
+        for (mix_in, mix_out) in [(0.1, 0.1), (1.0 / 3.0, 0.05), (0.0, 0.7), (1e-12, 0.0), (0.3, 0.0)] {
+            let c = TimelineClip { mix_in, mix_out, ..clip(1.0, 2.0) };
+            let plateau = |seconds: f64| if seconds <= 0.0 { 0 } else { ticks_reaching(seconds).unwrap() };
+            let (first, last) = (c.start + Ticks(plateau(mix_in)), c.end - Ticks(plateau(mix_out)));
+            let near = |b: Ticks| (-3..=3).map(move |d| b + Ticks(d));
+            for t in [c.start, first, last, c.end].into_iter().flat_map(near) {
+                if (c.start..=c.end).contains(&t) {
+                    assert_eq!(c.on_a_mix(t), !(first <= t && t <= last), "{mix_in} {mix_out} at {t:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -157,6 +157,8 @@ pub struct Playback {
     enabled: Flags,
     /// Where each kind of mixer number sits in `numbers`.
     layout: Layout,
+    /// How [`Playback::compose`] runs the track mixers, by the timeline's structure.
+    mixing: Mixing,
     /// Every mixer number in one block of memory, so that a frame touches one place
     /// ([`Layout`] says what each part holds).
     numbers: SmallVec<[f64; 16]>,
@@ -172,6 +174,27 @@ pub struct Playback {
     lifecycle: Lifecycle,
 }
 
+/// How a playback runs its track mixers (REFERENCE §3.6, §6), chosen once by the structure of
+/// its timeline: both give the same numbers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Mixing {
+    /// Every track and layer, each channel through the layers whose masks let it in
+    /// ([`Playback::compose_general`]).
+    General,
+    /// One track of one unmuted layer without a mask: a timeline of one plain track
+    /// ([`Playback::compose_one_layer`]).
+    OneLayer,
+}
+
+impl Mixing {
+    fn of(def: &Timeline) -> Mixing {
+        match (&def.tracks[..], &def.layers[..]) {
+            ([_], [layer]) if layer.mask.is_none() && !layer.muted => Mixing::OneLayer,
+            _ => Mixing::General,
+        }
+    }
+}
+
 /// The lengths of the parts of a playback's numbers, in order: per clip its raw weight
 /// (§3.3), local time and share within its layer after NormalizeMixer; per layer the sum of
 /// its clips' weights (then at most 1), its normalized input in its track's layer mixer and
@@ -181,6 +204,19 @@ pub struct Playback {
 struct Layout {
     lengths: [usize; 10],
     leaves: usize,
+}
+
+/// The mixer numbers of a playback, by part ([`Layout`]).
+struct Mixer<'a> {
+    clip_weights: &'a mut [f64],
+    clip_shares: &'a mut [f64],
+    layer_raw: &'a mut [f64],
+    layer_inputs: &'a mut [f64],
+    layer_factors: &'a mut [f64],
+    track_outputs: &'a mut [f64],
+    shares: &'a mut [f64],
+    coverage: &'a mut [f64],
+    output: &'a mut [f64],
 }
 
 impl Layout {
@@ -198,11 +234,25 @@ impl Layout {
         self.lengths[..k].iter().sum()
     }
 
-    fn split(self, numbers: &mut [f64]) -> [&mut [f64]; 10] {
-        crate::parts::split(numbers, self.lengths)
+    /// The parts a composition writes (all but the local times).
+    fn mixer(self, numbers: &mut [f64]) -> Mixer<'_> {
+        let [clip_weights, _, clip_shares, layers @ .., track_outputs, shares, coverage, output] =
+            crate::parts::split(numbers, self.lengths);
+        let [layer_raw, layer_inputs, layer_factors] = layers;
+        Mixer {
+            clip_weights,
+            clip_shares,
+            layer_raw,
+            layer_inputs,
+            layer_factors,
+            track_outputs,
+            shares,
+            coverage,
+            output,
+        }
     }
 
-    /// The per-clip parts alone (weights, local times, shares): fewer cuts than [`Layout::split`].
+    /// The per-clip parts alone (weights, local times, shares): fewer cuts than [`Layout::mixer`].
     fn clip_parts(self, numbers: &mut [f64]) -> [&mut [f64]; 3] {
         crate::parts::split(numbers, [self.lengths[0], self.lengths[1], self.lengths[2]])
     }
@@ -274,6 +324,7 @@ impl Playback {
             enabled: smallvec![false; clips],
             numbers: smallvec![0.0; layout.total()],
             layout,
+            mixing: Mixing::of(def),
             layer_channels,
             clip_leaves,
             live: LiveLeaves { list: Indices::new(), marked: smallvec![false; leaves.len()] },
@@ -643,11 +694,11 @@ impl Playback {
         let def = &snapshot.timelines[self.timeline];
         self.enabled[c] = false;
         let count = self.layout.leaves;
-        let [clip_weights, _, clip_shares, _, _, _, _, shares, ..] = self.layout.split(&mut self.numbers);
-        clip_weights[c] = 0.0;
-        clip_shares[c] = 0.0;
+        let mixer = self.layout.mixer(&mut self.numbers);
+        mixer.clip_weights[c] = 0.0;
+        mixer.clip_shares[c] = 0.0;
         for leaf in self.clip_leaves[c].clone() {
-            shares.chunks_exact_mut(count).for_each(|channel| channel[leaf] = 0.0);
+            mixer.shares.chunks_exact_mut(count).for_each(|channel| channel[leaf] = 0.0);
             self.live.mark(leaf as u32);
         }
         if let Inner::Nested(nested) = &mut self.inner[c] {
@@ -723,77 +774,23 @@ impl Playback {
     ) {
         let def = &snapshot.timelines[self.timeline];
         self.time = t;
-        let mut changed = false;
         // The active clips change only at a clip's start or end: inside the steady span of the
         // last query there is nothing to ask the interval tree.
-        if !self.steady.contains(&t) {
-            self.query.clear();
-            def.tree.query(t, &mut self.query);
-            self.query.sort_unstable();
-            // Clips that left the active set, their time frozen where they left.
-            for i in 0..self.active.len() {
-                let c = self.active[i] as usize;
-                if self.query.binary_search(&(c as u32)).is_err() {
-                    changed = true;
-                    let clip = &def.clips[c];
-                    let [_, clip_times, _] = self.layout.clip_parts(&mut self.numbers);
-                    clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
-                    self.disable(snapshot, c, events);
-                }
-            }
-            for &c in &self.query {
-                let c = c as usize;
-                if !self.enabled[c] {
-                    self.enabled[c] = true;
-                    changed = true;
-                    events.push(EventKind::ClipEnable { clip: def.clips[c].name.clone() });
-                }
-            }
-            std::mem::swap(&mut self.active, &mut self.query);
-            self.steady = def.tree.steady_span(t);
-            self.settled = NOT_STEADY;
-        }
+        let mut changed = !self.steady.contains(&t) && self.update_active(snapshot, t, events);
         // Inside the settled span every active clip keeps the weight it has.
-        let weigh = !self.settled.contains(&t);
-        if weigh {
-            self.settled = Ticks(i64::MIN)..Ticks(i64::MAX);
+        if !self.settled.contains(&t) {
+            changed |= self.weigh(def, t);
         }
-        let [clip_weights, clip_times, _] = self.layout.clip_parts(&mut self.numbers);
-        for &c in &self.active {
-            let c = c as usize;
+        let times = self.layout.start(1);
+        for i in 0..self.active.len() {
+            let c = self.active[i] as usize;
             let clip = &def.clips[c];
-            if weigh {
-                let weight = clip.weight_at(t);
-                changed |= weight != clip_weights[c];
-                clip_weights[c] = weight;
-                let span = clip.steady_weight_span(t);
-                self.settled = self.settled.start.max(span.start)..self.settled.end.min(span.end);
-            }
-            let previous = std::mem::replace(&mut clip_times[c], clip.local_time_at(t));
+            let time = clip.local_time_at(t);
+            let previous = std::mem::replace(&mut self.numbers[times + c], time);
             // Only a clip with a runtime of its own reads `inner` (the others skip its memory).
             if clip.has_inner_runtime() {
                 changed = true;
-                match &mut self.inner[c] {
-                    Inner::None => {}
-                    Inner::Tree(tree) => tree.follow(params, previous, clip_times[c]),
-                    Inner::Nested(nested) => {
-                        let nested_def = &snapshot.timelines[nested.timeline];
-                        let local = Ticks::from_secs(clip_times[c]).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);
-                        let source = format_args!("{}/{}/{}", self.lifecycle.source(), clip.name, nested_def.name);
-                        nested.follow(nested_def, local, nested_follow, source, events);
-                        // Of what the nested evaluation reports (its own nested timelines'
-                        // markers and tasks), all is the parent's to log but its clips'
-                        // activity, which is its own bookkeeping.
-                        let mut nested_events = Vec::new();
-                        let time = wrap(nested_def, local);
-                        nested.evaluate(snapshot, params, time, nested_follow, &mut nested_events);
-                        events.extend(
-                            nested_events
-                                .into_iter()
-                                .filter(|e| !matches!(e, EventKind::ClipEnable { .. } | EventKind::ClipDisable { .. })),
-                        );
-                    }
-                }
+                self.follow_inner(snapshot, params, c, (previous, time), nested_follow, events);
             }
         }
         if changed {
@@ -801,61 +798,158 @@ impl Playback {
         }
     }
 
-    /// NormalizeMixer children first (REFERENCE §3.6), then per-channel shares (§6). Only
-    /// active clips have weight, so the work is proportional to them (and to the number of
-    /// layers), never to the number of clips.
+    /// Asks the interval tree for the active clips at `t`: clips that left are disabled, their
+    /// time frozen where they left (`local(min(t, ext_end))`), and clips that came are
+    /// enabled; the steady span is that of the query and the settled span empty. Returns
+    /// whether the active set changed. Out of line: most frames stay inside the steady span.
+    #[inline(never)]
+    fn update_active(&mut self, snapshot: &Snapshot, t: Ticks, events: &mut Vec<EventKind>) -> bool {
+        let def = &snapshot.timelines[self.timeline];
+        let mut changed = false;
+        self.query.clear();
+        def.tree.query(t, &mut self.query);
+        self.query.sort_unstable();
+        for i in 0..self.active.len() {
+            let c = self.active[i] as usize;
+            if self.query.binary_search(&(c as u32)).is_err() {
+                changed = true;
+                let clip = &def.clips[c];
+                let [_, clip_times, _] = self.layout.clip_parts(&mut self.numbers);
+                clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                self.disable(snapshot, c, events);
+            }
+        }
+        for &c in &self.query {
+            let c = c as usize;
+            if !self.enabled[c] {
+                self.enabled[c] = true;
+                changed = true;
+                events.push(EventKind::ClipEnable { clip: def.clips[c].name.clone() });
+            }
+        }
+        std::mem::swap(&mut self.active, &mut self.query);
+        self.steady = def.tree.steady_span(t);
+        self.settled = NOT_STEADY;
+        changed
+    }
+
+    /// Each active clip's weight at `t` (REFERENCE §3.3); the settled span becomes the
+    /// intersection of their steady weight spans. Returns whether a weight changed.
+    fn weigh(&mut self, def: &Timeline, t: Ticks) -> bool {
+        let mut changed = false;
+        let mut settled = Ticks(i64::MIN)..Ticks(i64::MAX);
+        let [clip_weights, _, _] = self.layout.clip_parts(&mut self.numbers);
+        for &c in &self.active {
+            let clip = &def.clips[c as usize];
+            let weight = clip.weight_at(t);
+            changed |= weight != clip_weights[c as usize];
+            clip_weights[c as usize] = weight;
+            let span = clip.steady_weight_span(t);
+            settled = settled.start.max(span.start)..settled.end.min(span.end);
+        }
+        self.settled = settled;
+        changed
+    }
+
+    /// Clip `c`'s blend tree or nested timeline follows its local time from `previous` to
+    /// `time`. Out of line: a plain clip has no runtime of its own.
+    #[inline(never)]
+    fn follow_inner(
+        &mut self,
+        snapshot: &Snapshot,
+        params: &[ParamState],
+        c: usize,
+        (previous, time): (f64, f64),
+        nested_follow: NestedFollow,
+        events: &mut Vec<EventKind>,
+    ) {
+        match &mut self.inner[c] {
+            Inner::None => {}
+            Inner::Tree(tree) => tree.follow(params, previous, time),
+            Inner::Nested(nested) => {
+                let clip = &snapshot.timelines[self.timeline].clips[c];
+                let nested_def = &snapshot.timelines[nested.timeline];
+                let local = Ticks::from_secs(time).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);
+                let source = format_args!("{}/{}/{}", self.lifecycle.source(), clip.name, nested_def.name);
+                nested.follow(nested_def, local, nested_follow, source, events);
+                // Of what the nested evaluation reports (its own nested timelines' markers and
+                // tasks), all is the parent's to log but its clips' activity, which is its own
+                // bookkeeping.
+                let mut nested_events = Vec::new();
+                let time = wrap(nested_def, local);
+                nested.evaluate(snapshot, params, time, nested_follow, &mut nested_events);
+                events.extend(
+                    nested_events
+                        .into_iter()
+                        .filter(|e| !matches!(e, EventKind::ClipEnable { .. } | EventKind::ClipDisable { .. })),
+                );
+            }
+        }
+    }
+
+    /// NormalizeMixer children first (REFERENCE §3.6), then per-channel shares (§6), as
+    /// [`Mixing`] says. Only active clips have weight, so the work is proportional to them (and
+    /// to the number of layers), never to the number of clips.
     fn compose(&mut self, def: &Timeline) {
-        let [
-            clip_weights,
-            _,
-            clip_shares,
-            layer_raw,
-            layer_inputs,
-            layer_factors,
-            track_outputs,
-            shares,
-            coverage,
-            output,
-        ] = self.layout.split(&mut self.numbers);
-        layer_raw.fill(0.0);
+        match self.mixing {
+            Mixing::OneLayer => self.compose_one_layer(def),
+            Mixing::General => self.compose_general(def),
+        }
+    }
+
+    /// [`Playback::compose`] for any timeline.
+    fn compose_general(&mut self, def: &Timeline) {
+        let m = self.layout.mixer(&mut self.numbers);
+        m.layer_raw.fill(0.0);
         let unmuted = |c: u32| def.clips[c as usize].layer.filter(|&l| !def.layers[l].muted);
         for &c in &self.active {
             if let Some(l) = unmuted(c) {
-                layer_raw[l] += clip_weights[c as usize];
+                m.layer_raw[l] += m.clip_weights[c as usize];
             }
         }
         for &c in &self.active {
-            clip_shares[c as usize] = unmuted(c).map_or(0.0, |l| normalized(clip_weights[c as usize], layer_raw[l]));
+            m.clip_shares[c as usize] =
+                unmuted(c).map_or(0.0, |l| normalized(m.clip_weights[c as usize], m.layer_raw[l]));
         }
-        for (t, track) in def.tracks.iter().enumerate() {
-            // Every layer is in one track: each layer's sum is clamped to 1 here, once.
-            let mut sum = 0.0;
-            for &l in &track.layers {
-                layer_raw[l] = layer_raw[l].min(1.0);
-                sum += layer_raw[l];
-            }
-            for &l in &track.layers {
-                layer_inputs[l] = normalized(layer_raw[l], sum);
-            }
-            track_outputs[t] = sum.min(1.0);
-        }
+        mix_tracks(def, m.layer_raw, m.layer_inputs, m.track_outputs);
         // The active clips' leaves are written (those of clips that left were cleared by
         // `disable`); the graph rewrites them.
         let count = self.layout.leaves;
-        for channel in 0..coverage.len() {
-            let shares = &mut shares[channel * count..][..count];
+        for channel in 0..m.coverage.len() {
+            let inputs = (&*m.track_outputs, &*m.layer_inputs);
+            m.output[channel] = channel_layer_factors(def, channel, &self.layer_channels, inputs, m.layer_factors);
             let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
-            let mixer = (&mut *layer_factors, &*track_outputs, &*layer_inputs, &*clip_shares);
-            (coverage[channel], output[channel]) = compose_channel(
-                def,
-                channel,
-                &self.active,
-                &self.layer_channels,
-                &self.clip_leaves,
-                mixer,
-                inner,
-                shares,
-            );
+            let shares = &mut m.shares[channel * count..][..count];
+            let factors = (&*m.layer_factors, &*m.clip_shares);
+            m.coverage[channel] = write_leaf_shares(def, &self.active, &self.clip_leaves, factors, inner, shares);
+        }
+        self.mark_active_leaves_live();
+    }
+
+    /// [`Playback::compose_general`] for a timeline of one track of one unmuted layer without a
+    /// mask ([`Mixing::OneLayer`]): the same numbers, without the loops over tracks and layers
+    /// and without masks to look up; the layer factor and the output weight are the same in
+    /// every channel ([`mix_one_layer`]). Every active clip with a layer is on the one layer.
+    fn compose_one_layer(&mut self, def: &Timeline) {
+        let m = self.layout.mixer(&mut self.numbers);
+        let active: &[u32] = &self.active;
+        let on_layer = |c: u32| def.clips[c as usize].layer.is_some();
+        let mut sum = 0.0;
+        for &c in active.iter().filter(|&&c| on_layer(c)) {
+            sum += m.clip_weights[c as usize];
+        }
+        for &c in active {
+            m.clip_shares[c as usize] = if on_layer(c) { normalized(m.clip_weights[c as usize], sum) } else { 0.0 };
+        }
+        m.layer_raw[0] = sum;
+        let output_weight = mix_one_layer(m.layer_raw, m.layer_inputs, m.layer_factors, m.track_outputs);
+        let count = self.layout.leaves;
+        for channel in 0..m.coverage.len() {
+            let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
+            let shares = &mut m.shares[channel * count..][..count];
+            let factors = (&*m.layer_factors, &*m.clip_shares);
+            m.coverage[channel] = write_leaf_shares(def, active, &self.clip_leaves, factors, inner, shares);
+            m.output[channel] = output_weight;
         }
         self.mark_active_leaves_live();
     }
@@ -907,23 +1001,56 @@ impl LiveLeaves {
     }
 }
 
-/// One channel's shares (written to `shares`), coverage and output weight. Later tracks
-/// override earlier ones; inside a track, override layers take their normalized input weight
-/// of what is left below them, the base layer sits on the default pose, and the track's
-/// output weight multiplies it all: `share(leaf) = R_track × output_track × remaining_layer ×
-/// input_layer × share_clip × inner_share`. `mixer` is (layer factors, written here; track
-/// outputs; layer inputs; clip shares).
-#[allow(clippy::too_many_arguments)]
-fn compose_channel(
+/// The track mixers (REFERENCE §3.6): per track, each layer's sum of clip weights clamped to
+/// 1 (`layer_raw`), normalized among the track's layers (`layer_inputs`), and the track's
+/// output weight `min(Σ layer sums, 1)`.
+fn mix_tracks(def: &Timeline, layer_raw: &mut [f64], layer_inputs: &mut [f64], track_outputs: &mut [f64]) {
+    for (t, track) in def.tracks.iter().enumerate() {
+        // Every layer is in one track: each layer's sum is clamped to 1 here, once.
+        let mut sum = 0.0;
+        for &l in &track.layers {
+            layer_raw[l] = layer_raw[l].min(1.0);
+            sum += layer_raw[l];
+        }
+        for &l in &track.layers {
+            layer_inputs[l] = normalized(layer_raw[l], sum);
+        }
+        track_outputs[t] = sum.min(1.0);
+    }
+}
+
+/// [`mix_tracks`] and [`channel_layer_factors`] at once for a timeline of one track of one
+/// unmuted layer without a mask ([`Mixing::OneLayer`]), with their operations on the one
+/// layer and track but those that change nothing; returns the output weight of every
+/// channel. The layer's sum `r` starts at +0.0, so it is never −0.0, and `r' = min(r, 1)` is
+/// not NaN: the track's sum `0 + r'` is `r'`, its output `min(r', 1)` is `r'`, the layer factor
+/// `1 · r' · 1 · input` is `r' · input` and the output weight `1 − 1 · (1 − r')` is
+/// `1 − (1 − r')`, exactly.
+fn mix_one_layer(
+    layer_raw: &mut [f64],
+    layer_inputs: &mut [f64],
+    layer_factors: &mut [f64],
+    track_outputs: &mut [f64],
+) -> f64 {
+    let sum = layer_raw[0].min(1.0);
+    let input = normalized(sum, sum);
+    (layer_raw[0], layer_inputs[0], track_outputs[0], layer_factors[0]) = (sum, input, sum, sum * input);
+    1.0 - (1.0 - sum)
+}
+
+/// One channel's layer factors (written to `layer_factors`: what one unit of clip share on
+/// the layer is worth) and output weight. Later tracks override earlier ones; inside a track,
+/// override layers take their normalized input weight of what is left below them, the base
+/// layer sits on the default pose, and the track's output weight multiplies it all:
+/// `factor(layer) = R_track × output_track × remaining_layer × input_layer`; a layer whose mask
+/// leaves the channel out has factor 0. `mixer` is (track outputs, layer inputs).
+fn channel_layer_factors(
     def: &Timeline,
     channel: usize,
-    active: &[u32],
     layer_channels: &[Option<Vec<usize>>],
-    clip_leaves: &[std::ops::Range<usize>],
-    (layer_factors, track_outputs, layer_inputs, clip_shares): (&mut [f64], &[f64], &[f64], &[f64]),
-    inner_share: impl Fn(usize) -> f64,
-    shares: &mut [f64],
-) -> (f64, f64) {
+    (track_outputs, layer_inputs): (&[f64], &[f64]),
+    layer_factors: &mut [f64],
+) -> f64 {
     let mut remaining_tracks = 1.0;
     let mut untouched_output = 1.0;
     for (t, track) in def.tracks.iter().enumerate().rev() {
@@ -943,6 +1070,20 @@ fn compose_channel(
             untouched_output *= 1.0 - track_outputs[t];
         }
     }
+    1.0 - untouched_output
+}
+
+/// One channel's shares of the active clips' leaves (written to `shares`):
+/// `share(leaf) = factor_layer × share_clip × inner_share`; returns their sum, the channel's
+/// coverage. `mixer` is (layer factors, clip shares).
+fn write_leaf_shares(
+    def: &Timeline,
+    active: &[u32],
+    clip_leaves: &[std::ops::Range<usize>],
+    (layer_factors, clip_shares): (&[f64], &[f64]),
+    inner_share: impl Fn(usize) -> f64,
+    shares: &mut [f64],
+) -> f64 {
     let mut coverage = 0.0;
     for &c in active {
         let c = c as usize;
@@ -956,7 +1097,7 @@ fn compose_channel(
             coverage += share;
         }
     }
-    (coverage, 1.0 - untouched_output)
+    coverage
 }
 
 /// A leaf's share within its clip's motion: 1 for a clip, the tree weight, or the nested
@@ -1010,5 +1151,95 @@ pub fn wrap(def: &Timeline, raw: Ticks) -> Ticks {
     match def.wrap {
         WrapMode::Loop if d > Ticks::ZERO => Ticks(raw.0.rem_euclid(d.0)),
         _ => raw.min(d).max(Ticks::ZERO),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::config::SourceFile;
+
+    /// `plain` is one track of one layer: clips that blend where they overlap, with linear,
+    /// smoothstep and keyed mixes, a blend tree, and a nested timeline whose
+    /// override layer is masked to `arms` (its shares differ by channel); it completes at its end.
+    const LIBRARY: &str = r#"
+[clips]
+a = { length = 1.0, loop = true }
+b = { length = 0.7 }
+idle = { length = 2.0, loop = true }
+walk = { length = 1.0, loop = true }
+
+[parameters]
+speed = { default = 0.3 }
+
+[blend_trees.loco]
+type = "1d"
+parameter = "speed"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "walk", threshold = 1.0 }]
+
+[timelines.inner]
+[[timelines.inner.tracks]]
+name = "body"
+clips = [{ start = 0.0, duration = 1.0, motion = "a" }]
+[[timelines.inner.tracks.overrides]]
+name = "arms"
+mask = ["arms"]
+clips = [{ start = 0.2, duration = 0.5, motion = "b", ease_in = 0.1, ease_out = 0.1 }]
+
+[timelines.plain]
+wrap = "none"
+[[timelines.plain.tracks]]
+name = "main"
+clips = [
+  { start = 0.0, duration = 1.0, motion = "a", ease_in = 0.2, mix_in_curve = "linear" },
+  { start = 0.8, duration = 0.7, motion = "loco", ease_out = 0.3, mix_out_curve = [[0.0, 0.0], [0.5, 0.9], [1.0, 1.0]] },
+  { start = 1.2, duration = 1.0, motion = "inner", post_extrapolation = "hold" },
+]
+"#;
+
+    fn library() -> Snapshot {
+        let compiled = compile(&[SourceFile { path: "p.toml".into(), text: LIBRARY.into() }]);
+        compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
+    }
+
+    fn bits(numbers: &[f64]) -> Vec<u64> {
+        numbers.iter().map(|n| n.to_bits()).collect()
+    }
+
+    #[test]
+    fn one_layer_mixing_gives_exactly_what_the_general_mixing_gives() {
+        let snapshot = library();
+        let timeline = snapshot.timeline_id("plain").unwrap();
+        let params: Vec<ParamState> = snapshot.parameters.iter().map(ParamState::at_default).collect();
+        let channels = ["body".to_string(), "arms".to_string()];
+        let start = FrameTime { frame: 0, rate: 60 };
+        let mut one_layer = Playback::new(&snapshot, timeline, &channels, start, Ticks::ZERO);
+        assert_eq!(one_layer.mixing, Mixing::OneLayer);
+        let mut general = one_layer.clone();
+        general.mixing = Mixing::General;
+        let (mut one_layer_events, mut general_events) = (Vec::new(), Vec::new());
+        let (mut blends, mut channels_differ) = (false, false);
+        for frame in 1..=160 {
+            let now = FrameTime { frame, rate: 60 };
+            one_layer.advance(&snapshot, &params, now, &mut one_layer_events);
+            general.advance(&snapshot, &params, now, &mut general_events);
+            assert_eq!(bits(&one_layer.numbers), bits(&general.numbers), "frame {frame}");
+            assert_eq!(one_layer.live_leaves(), general.live_leaves(), "frame {frame}");
+            blends |= one_layer.active.len() > 1;
+            channels_differ |= one_layer.shares(0) != one_layer.shares(1);
+            one_layer.clear_live();
+            general.clear_live();
+        }
+        assert_eq!(format!("{one_layer_events:?}"), format!("{general_events:?}"));
+        assert!(blends && channels_differ, "clips blended and a nested mask told the channels apart");
+        assert_eq!(one_layer.state(), PlaybackState::Complete);
+    }
+
+    #[test]
+    fn a_timeline_of_more_layers_mixes_in_general() {
+        let snapshot = library();
+        let inner = &snapshot.timelines[snapshot.timeline_id("inner").unwrap()];
+        assert_eq!(Mixing::of(inner), Mixing::General);
     }
 }
