@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::compile::{ClipId, Layout, Motion, ParamId, Parameter, Placement, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
 use geometry::Point;
+use one_d::Thresholds;
 use params::ParamState;
 
 /// What every 2D layout offers: its children's positions and their weights at an input.
@@ -182,6 +183,41 @@ impl Node {
     }
 }
 
+/// A flat `1d` tree (one node: its children are its leaves) as a frame reads it: the node's
+/// one parameter with its settings, and its thresholds, hoisted out of the node when the shape
+/// is built. Its frame is one blend input, one compare with the cached input and the 1D
+/// weights written straight to the leaf weights: no node loop, no input ranges, no 2D or
+/// layout checks. The numbers are exactly those of the general path ([`TreeShape::evaluate`]).
+#[derive(Clone, Debug, PartialEq)]
+struct FlatOneD {
+    parameter: ParamId,
+    settings: Parameter,
+    thresholds: Thresholds,
+}
+
+impl FlatOneD {
+    /// The flat path of a shape whose only node is `node`: `None` unless it blends `1d`.
+    fn of(node: &Node) -> Option<Self> {
+        let (Layout::OneD { thresholds }, [(parameter, settings)]) = (&node.layout, &node.parameters[..]) else {
+            return None;
+        };
+        Some(FlatOneD { parameter: *parameter, settings: settings.clone(), thresholds: thresholds.clone() })
+    }
+
+    /// [`TreeShape::evaluate`] of the flat `1d` tree: the blend input goes to `inputs[0]`
+    /// and, when it differs from what was there (a NaN always does) or `stale`, the weights
+    /// to `leaf_weights`. Returns whether they were recomputed.
+    fn evaluate(&self, params: &[ParamState], inputs: &mut [f64], leaf_weights: &mut [f64], stale: bool) -> bool {
+        let input = params[self.parameter].blend_input(&self.settings);
+        let changed = stale | (inputs[0] != input);
+        inputs[0] = input;
+        if changed {
+            self.thresholds.weights(input, leaf_weights);
+        }
+        changed
+    }
+}
+
 /// How many numbers of each kind a [`TreeRuntime`] keeps.
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Counts {
@@ -223,6 +259,9 @@ pub struct TreeShape {
     parameters: Vec<ParamId>,
     counts: Counts,
     sync: SyncMode,
+    /// The flat `1d` tree's frame, chosen from the shape when it is built; `None` for nested
+    /// and other trees, which take the general path.
+    flat_one_d: Option<FlatOneD>,
 }
 
 impl TreeShape {
@@ -235,6 +274,7 @@ impl TreeShape {
             parameters: Vec::new(),
             counts: Counts { leaves: 0, children: 0, inputs: 0 },
             sync: snapshot.blend_trees[root].sync,
+            flat_one_d: None,
         };
         shape.add_node(snapshot, root);
         let mut seen: Vec<ClipId> = Vec::new();
@@ -251,12 +291,47 @@ impl TreeShape {
             children: if shape.is_flat() { 0 } else { shape.slots.len() },
             inputs: shape.nodes.last().map_or(0, |n| n.inputs.end),
         };
+        shape.flat_one_d = if shape.is_flat() { FlatOneD::of(&shape.nodes[0]) } else { None };
         shape
     }
 
     /// Whether the tree has no nested trees: its children are its leaves, in order.
     fn is_flat(&self) -> bool {
         self.nodes.len() == 1
+    }
+
+    /// Writes every node's blend inputs to `inputs` and, when any differs from what was there
+    /// or `stale`, the child weights (`all_child_weights`, node after node) and the leaf
+    /// weights they multiply out to. Returns whether the weights were recomputed.
+    ///
+    /// Kept out of [`TreeRuntime::update`], so that the flat `1d` path there pays nothing for
+    /// the node loop's registers and stack.
+    #[inline(never)]
+    fn evaluate(
+        &self,
+        params: &[ParamState],
+        inputs: &mut [f64],
+        all_child_weights: &mut [f64],
+        leaf_weights: &mut [f64],
+        stale: bool,
+    ) -> bool {
+        let mut changed = stale;
+        for node in &self.nodes {
+            changed |= node.write_blend_inputs(params, &mut inputs[node.inputs.clone()]);
+        }
+        if !changed {
+            return false;
+        }
+        if self.is_flat() {
+            child_weights(&self.nodes[0].layout, inputs, leaf_weights);
+        } else {
+            for node in &self.nodes {
+                let (inputs, out) = (&inputs[node.inputs.clone()], &mut all_child_weights[node.children.clone()]);
+                child_weights(&node.layout, inputs, out);
+            }
+            multiply_out(self, all_child_weights, leaf_weights, 0, 1.0);
+        }
+        true
     }
 
     /// Adds `tree` as a node (pre-order: its slots first, then its nested trees).
@@ -414,21 +489,12 @@ impl TreeRuntime {
         let TreeRuntime { shape, numbers, evaluated, phase, cycles, evaluations } = self;
         let shape = &**shape;
         let n = shape.counts.split(numbers);
-        let mut changed = !*evaluated;
-        for node in &shape.nodes {
-            changed |= node.write_blend_inputs(params, &mut n.inputs[node.inputs.clone()]);
-        }
-        if changed {
+        let recomputed = match &shape.flat_one_d {
+            Some(flat) => flat.evaluate(params, n.inputs, n.leaf_weights, !*evaluated),
+            None => shape.evaluate(params, n.inputs, n.child_weights, n.leaf_weights, !*evaluated),
+        };
+        if recomputed {
             *evaluations += 1;
-            if shape.is_flat() {
-                child_weights(&shape.nodes[0].layout, n.inputs, n.leaf_weights);
-            } else {
-                for node in &shape.nodes {
-                    let (inputs, out) = (&n.inputs[node.inputs.clone()], &mut n.child_weights[node.children.clone()]);
-                    child_weights(&node.layout, inputs, out);
-                }
-                multiply_out(shape, n.child_weights, n.leaf_weights, 0, 1.0);
-            }
             *evaluated = true;
         }
         if dt > 0.0 {
@@ -537,6 +603,146 @@ pub(crate) mod testing {
             for (j, &v) in w.iter().enumerate() {
                 assert_eq!(v, if i == j { 1.0 } else { 0.0 }, "child {i} at {q:?}: {w:?}");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::config::SourceFile;
+    use proptest::prelude::*;
+
+    /// Flat `1d` trees with `sync = "none"` and `normalized`, with a curve or a dead zone, a
+    /// threshold two children share and a one-shot leaf; and trees that must not be flat `1d`.
+    const LIBRARY: &str = r#"
+[parameters]
+speed = { default = 0.0, curve = [[0.0, 0.0], [0.5, 0.8], [1.0, 1.0]] }
+x = { default = 0.0, dead_zone = 0.05 }
+y = { default = 0.0 }
+
+[clips]
+idle = { length = 2.0, loop = true }
+walk = { length = 1.0, loop = true }
+run = { length = 0.8, loop = true }
+hit = { length = 0.6 }
+
+[blend_trees.shared]
+type = "1d"
+parameter = "speed"
+sync = "none"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "walk", threshold = 0.5 },
+            { motion = "hit", threshold = 0.5 }, { motion = "run", threshold = 1.0 }]
+
+[blend_trees.phased]
+type = "1d"
+parameter = "x"
+children = [{ motion = "walk", threshold = -1.0 }, { motion = "run", threshold = 0.25 }, { motion = "hit", threshold = 2.0 }]
+
+[blend_trees.nested]
+type = "1d"
+parameter = "x"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "shared", threshold = 1.0 }]
+
+[blend_trees.plane]
+type = "2d_freeform_cartesian"
+parameters = ["x", "y"]
+children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", position = [1.0, 0.0] }]
+"#;
+
+    /// The library, and the same library with every shape on the general path.
+    fn fast_and_general() -> (Snapshot, Snapshot) {
+        let compiled = compile(&[SourceFile { path: "flat.toml".into(), text: LIBRARY.into() }]);
+        let fast = compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics));
+        let mut general = fast.clone();
+        for shape in &mut general.tree_shapes {
+            *shape = Arc::new(TreeShape { flat_one_d: None, ..(**shape).clone() });
+        }
+        (fast, general)
+    }
+
+    fn tree(snapshot: &Snapshot, name: &str) -> TreeId {
+        snapshot.blend_trees.iter().position(|t| t.name == name).unwrap()
+    }
+
+    /// Plays frames of `dt` with every parameter set to each value in turn, settled, on both
+    /// paths of tree `name`: the numbers (leaf weights and times, cached inputs), the shared
+    /// clock and the evaluation count must be the same, bit for bit.
+    fn assert_paths_agree(name: &str, values: &[f64], dt: f64) {
+        let (fast, general) = fast_and_general();
+        let root = tree(&fast, name);
+        assert!(fast.tree_shapes[root].flat_one_d.is_some(), "{name} is a flat 1d tree");
+        let (mut a, mut b) = (TreeRuntime::new(&fast, root), TreeRuntime::new(&general, root));
+        let mut params: Vec<ParamState> = fast.parameters.iter().map(ParamState::at_default).collect();
+        for &value in values {
+            params.iter_mut().for_each(|p| *p = ParamState { raw: value, smoothed: value, velocity: 0.0 });
+            a.update(&params, dt);
+            b.update(&params, dt);
+            let bits = |r: &TreeRuntime| {
+                let numbers: Vec<u64> = r.numbers.iter().map(|v| v.to_bits()).collect();
+                (numbers, r.phase.to_bits(), r.cycles, r.evaluations())
+            };
+            assert_eq!(bits(&a), bits(&b), "{name} at {value}: {:?} vs {:?}", a.numbers, b.numbers);
+        }
+    }
+
+    /// NaN, clamping on both sides, exactly on thresholds (the shared one too, and the curve's
+    /// points), inside and on the dead zone, signed zeros and repeats (the weight cache).
+    /// `shared` gets them without NaN: its parameter has a curve, and a curve's input is
+    /// never NaN (parameters are set finite; `apply_curve` panics on NaN on either path).
+    const EDGES: [f64; 20] = [
+        f64::NAN,
+        f64::NAN,
+        -5.0,
+        0.0,
+        -0.0,
+        0.04,
+        -0.05,
+        0.05,
+        0.25,
+        0.3125,
+        0.5,
+        0.5,
+        -1.0,
+        1.0,
+        2.0,
+        7.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.7,
+        f64::NAN,
+    ];
+
+    #[test]
+    fn the_flat_1d_path_gives_the_general_paths_numbers() {
+        for dt in [1.0 / 60.0, 0.0] {
+            assert_paths_agree("shared", &without_nan(&EDGES), dt);
+            assert_paths_agree("phased", &EDGES, dt);
+        }
+    }
+
+    fn without_nan(values: &[f64]) -> Vec<f64> {
+        values.iter().copied().filter(|v| !v.is_nan()).collect()
+    }
+
+    #[test]
+    fn only_flat_1d_trees_take_the_flat_path() {
+        let (fast, _) = fast_and_general();
+        for (name, flat) in [("shared", true), ("phased", true), ("nested", false), ("plane", false)] {
+            assert_eq!(fast.tree_shapes[tree(&fast, name)].flat_one_d.is_some(), flat, "{name}");
+        }
+    }
+
+    fn value() -> impl Strategy<Value = f64> {
+        prop_oneof![any::<f64>(), -1.5f64..2.5, prop::sample::select(EDGES.to_vec())]
+    }
+
+    proptest! {
+        #[test]
+        fn the_flat_1d_path_agrees_on_any_inputs(values in prop::collection::vec(value(), 1..40), dt in 0.0f64..0.5) {
+            assert_paths_agree("shared", &without_nan(&values), dt);
+            assert_paths_agree("phased", &values, dt);
         }
     }
 }

@@ -81,6 +81,7 @@ pub fn dead_zone(x: f64, zone: f64) -> f64 {
 
 /// Piecewise-linear remap through `points` (strictly increasing inputs), clamped to the first
 /// and last outputs outside the range; the identity when there are no points.
+#[inline]
 pub fn apply_curve(points: &[(f64, f64)], x: f64) -> f64 {
     let (Some(first), Some(last)) = (points.first(), points.last()) else { return x };
     if x <= first.0 {
