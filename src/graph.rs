@@ -765,46 +765,59 @@ impl Graph {
         self.compose();
     }
 
+    /// The effective weights of every channel from the sources' shares (REFERENCE §6, see the
+    /// module's documentation), top layer first; the playbacks' live leaves are cleared with
+    /// the last channel.
     fn compose(&mut self) {
         let count = self.leaves.len();
         let stride = 2 * count + 2;
-        for channel in 0..self.channels.len() {
+        let last = self.channels.len() - 1;
+        for channel in 0..=last {
             let numbers = &mut self.numbers[channel * stride..][..stride];
-            let (effective, rest) = numbers.split_at_mut(count);
-            let (additive, totals) = rest.split_at_mut(count);
-            let mut remaining = 1.0;
-            let mut untouched = 1.0;
-            for layer in self.layers.iter().rev() {
-                // An asleep source has no share and changes nothing (×(1 − weight·0)).
-                let Some(out) = layer.source.output(channel).filter(|_| layer.covers(channel)) else { continue };
-                let column = if layer.additive { &mut *additive } else { &mut *effective };
-                let column = &mut column[layer.leaves.clone()];
-                let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
-                match out.live {
-                    Some(live) => {
-                        for &leaf in live {
-                            column[leaf as usize] = scale * out.shares[leaf as usize];
-                        }
-                    }
-                    None => {
-                        for (weight, share) in column.iter_mut().zip(out.shares) {
-                            *weight = scale * share;
-                        }
-                    }
-                }
-                if !layer.additive {
-                    remaining *= 1.0 - layer.weight * out.coverage.min(1.0);
-                    untouched *= 1.0 - layer.weight * out.output.min(1.0);
-                }
-            }
-            totals.copy_from_slice(&[remaining, 1.0 - untouched]);
-        }
-        for layer in &mut self.layers {
-            if let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source {
-                p.clear_live();
-            }
+            compose_channel(&mut self.layers, channel, channel == last, numbers);
         }
     }
+}
+
+/// [`Graph::compose`] of `channel` into its `numbers` (effective weights, additive weights,
+/// `<default>`, output weight); `last`: the last channel, after which the playbacks' live
+/// leaves are cleared.
+fn compose_channel(layers: &mut [Layer], channel: usize, last: bool, numbers: &mut [f64]) {
+    let count = (numbers.len() - 2) / 2;
+    let (effective, rest) = numbers.split_at_mut(count);
+    let (additive, totals) = rest.split_at_mut(count);
+    let mut remaining = 1.0;
+    let mut untouched = 1.0;
+    for layer in layers.iter_mut().rev() {
+        // An asleep source has no share and changes nothing (×(1 − weight·0)).
+        if let Some(out) = layer.source.output(channel)
+            && layer.covers(channel)
+        {
+            let column = if layer.additive { &mut *additive } else { &mut *effective };
+            let column = &mut column[layer.leaves.clone()];
+            let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
+            match out.live {
+                Some(live) => {
+                    for &leaf in live {
+                        column[leaf as usize] = scale * out.shares[leaf as usize];
+                    }
+                }
+                None => {
+                    for (weight, share) in column.iter_mut().zip(out.shares) {
+                        *weight = scale * share;
+                    }
+                }
+            }
+            if !layer.additive {
+                remaining *= 1.0 - layer.weight * out.coverage.min(1.0);
+                untouched *= 1.0 - layer.weight * out.output.min(1.0);
+            }
+        }
+        if last && let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source {
+            p.clear_live();
+        }
+    }
+    totals.copy_from_slice(&[remaining, 1.0 - untouched]);
 }
 
 /// Makes every leaf name unique in the graph: a name two leaves share gets its layer's prefix
