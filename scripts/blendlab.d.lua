@@ -66,7 +66,8 @@ function Playback:seek(to, policy) end
 local Actor = {}
 ---@return string
 function Actor:name() end
----Sets a parameter's raw value; smoothing moves toward it from the next logic frame.
+---Sets a parameter's raw value; smoothing (`smooth_time`) moves toward it from the next logic
+---frame, a parameter without smoothing is at it at once. Weights follow at the next frame.
 ---@param parameter string
 ---@param value number
 function Actor:set(parameter, value) end

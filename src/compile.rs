@@ -196,6 +196,9 @@ pub struct Snapshot {
     pub tree_shapes: Vec<Arc<TreeShape>>,
     /// `[inputs.NAME]` (their own namespace), in load order.
     pub inputs: Vec<InputDef>,
+    /// The parameters with a `smooth_time`, by id: the only ones a logic frame smooths (the
+    /// others' smoothed value is their raw value from the moment it is set).
+    pub smoothed_parameters: Vec<ParamId>,
 }
 
 impl Asset {
@@ -287,7 +290,9 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
     let ok = !diagnostics.iter().any(Diagnostic::is_error);
     let snapshot = ok.then(|| {
         let tree_shapes = (0..snapshot.blend_trees.len()).map(|t| Arc::new(TreeShape::new(&snapshot, t))).collect();
-        Snapshot { tree_shapes, ..snapshot }
+        let smoothed_parameters =
+            (0..snapshot.parameters.len()).filter(|&p| snapshot.parameters[p].smooth_time > 0.0).collect();
+        Snapshot { tree_shapes, smoothed_parameters, ..snapshot }
     });
     Compiled { snapshot, diagnostics }
 }

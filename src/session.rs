@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::blend::params::ParamState;
 use crate::clock::{Clock, ClockError};
-use crate::compile::{Asset, ParamId, Snapshot};
+use crate::compile::{Asset, ParamId, Parameter, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
 use crate::event::{Event, EventKind, EventLog, FieldValue};
@@ -394,7 +394,14 @@ impl Session {
                 .snapshot
                 .parameters
                 .iter()
-                .map(|p| old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| actor.params[o]))
+                .map(|p| {
+                    let mut state =
+                        old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| actor.params[o]);
+                    // A parameter whose smoothing the reload took away is at its raw value.
+                    let raw = state.raw;
+                    set_raw(&mut state, p, raw);
+                    state
+                })
                 .collect();
             let now = self.clock.now();
             // Parameters always move onto the new snapshot's ids, so they stay in step with it.
@@ -611,7 +618,7 @@ impl Session {
             let name = self.snapshot.parameters[param].name.clone();
             return Err(SessionError::BadValue { name, value });
         }
-        self.actors[actor].params[param].raw = value;
+        set_raw(&mut self.actors[actor].params[param], &self.snapshot.parameters[param], value);
         Ok(())
     }
 
@@ -674,8 +681,9 @@ impl Session {
         due.into_iter().map(|s| s.callback).collect()
     }
 
-    /// Steps (2)–(4) of the current frame: smoothing, then every actor in spawn order. An
-    /// actor's smoothing reads only its own parameters, so each actor is smoothed just
+    /// Steps (2)–(4) of the current frame: smoothing (of the parameters with a `smooth_time`;
+    /// the others are at their raw value since it was set), then every actor in spawn order.
+    /// An actor's smoothing reads only its own parameters, so each actor is smoothed just
     /// before its graph runs (one pass over the actors, the same numbers as two).
     pub fn finish_frame(&mut self) {
         let dt = self.clock.frame_seconds();
@@ -685,8 +693,8 @@ impl Session {
         for id in 0..self.actors.len() {
             self.prefetch_ahead(id);
             let actor = &mut self.actors[id];
-            for (state, param) in actor.params.iter_mut().zip(&self.snapshot.parameters) {
-                state.smooth(param, dt);
+            for &p in &self.snapshot.smoothed_parameters {
+                actor.params[p].smooth(&self.snapshot.parameters[p], dt);
             }
             actor.graph.update(&self.snapshot, &actor.params, dt, now, &mut events);
             if !events.is_empty() {
@@ -722,6 +730,15 @@ impl Session {
             }
             self.finish_frame();
         }
+    }
+}
+
+/// Sets a parameter's raw value; a parameter without smoothing is at it at once (its smoothed
+/// value is the raw one, at rest), one with smoothing moves toward it frame by frame.
+fn set_raw(state: &mut ParamState, param: &Parameter, value: f64) {
+    state.raw = value;
+    if param.smooth_time <= 0.0 {
+        (state.smoothed, state.velocity) = (value, 0.0);
     }
 }
 

@@ -126,3 +126,29 @@ fn leaf_times_can_be_placed() {
     assert!(refused.to_string().contains("follows its timeline playback"), "{refused}");
     assert!(s.set_local_time(id, "idle", f64::NAN).is_err());
 }
+
+#[test]
+fn a_parameter_without_smoothing_is_at_its_value_once_set_and_a_smoothed_one_moves_per_frame() {
+    let with_smoothing = |smooth_time: f64| {
+        let text = format!("{LIBRARY}\n[parameters]\nspeed = {{ default = 0.0, smooth_time = {smooth_time} }}\n");
+        compile(&[SourceFile { path: "replay.toml".into(), text }]).snapshot.expect("the library compiles")
+    };
+    let mut session = Session::new(with_smoothing(0.0));
+    let plain = session.spawn("plain", ActorSpec::BlendTree("move".into())).unwrap();
+    session.set_param(plain, "speed", 0.5).unwrap();
+    let state = session.param(plain, "speed").unwrap();
+    assert_eq!((state.raw, state.smoothed, state.velocity), (0.5, 0.5, 0.0));
+
+    // Smoothing: the set value is where it goes; one frame moves it part of the way.
+    session.apply_snapshot(with_smoothing(0.3));
+    session.set_param(plain, "speed", 1.0).unwrap();
+    assert_eq!(session.param(plain, "speed").unwrap().smoothed, 0.5);
+    frames(&mut session, 1);
+    let moving = session.param(plain, "speed").unwrap();
+    assert!(0.5 < moving.smoothed && moving.smoothed < 1.0 && moving.velocity > 0.0, "{moving:?}");
+
+    // A reload that takes the smoothing away leaves the parameter at its value, at rest.
+    session.apply_snapshot(with_smoothing(0.0));
+    let settled = session.param(plain, "speed").unwrap();
+    assert_eq!((settled.raw, settled.smoothed, settled.velocity), (1.0, 1.0, 0.0));
+}
