@@ -1015,7 +1015,9 @@ impl Playback {
             };
             (numbers[at[COVERAGE] + channel], numbers[at[OUTPUT] + channel]) = (coverage, layer.output);
         }
-        self.mark_active_leaves_live();
+        if let Some(c) = clip {
+            self.mark_clip_leaves_live(c);
+        }
     }
 
     /// The active clips' leaves are live: their shares were just written (or zeroed). Always
@@ -1023,10 +1025,16 @@ impl Playback {
     /// instructions).
     #[inline(always)]
     fn mark_active_leaves_live(&mut self) {
-        for &c in &self.active {
-            for leaf in self.clip_leaves[c as usize].clone() {
-                self.live.mark(leaf as u32);
-            }
+        for i in 0..self.active.len() {
+            self.mark_clip_leaves_live(self.active[i] as usize);
+        }
+    }
+
+    /// Clip `c`'s leaves are live: their shares were just written (or zeroed).
+    #[inline(always)]
+    fn mark_clip_leaves_live(&mut self, c: usize) {
+        for leaf in self.clip_leaves[c].clone() {
+            self.live.mark(leaf as u32);
         }
     }
 
