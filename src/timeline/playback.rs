@@ -195,16 +195,32 @@ impl Mixing {
     }
 }
 
-/// The lengths of the parts of a playback's numbers, in order: per clip its raw weight
-/// (§3.3), local time and share within its layer after NormalizeMixer; per layer the sum of
-/// its clips' weights (then at most 1), its normalized input in its track's layer mixer and
-/// what one unit of clip share is worth in the channel being composed; per track its output
-/// weight; `shares[channel × leaves + leaf]`; per channel the coverage and the output weight.
+/// The parts of a playback's numbers, in order: per clip its raw weight (§3.3), local time and
+/// share within its layer after NormalizeMixer; per layer the sum of its clips' weights (then
+/// at most 1), its normalized input in its track's layer mixer and what one unit of clip share
+/// is worth in the channel being composed; per track its output weight;
+/// `shares[channel × leaves + leaf]`; per channel the coverage and the output weight. Part `k`
+/// is `starts[k]..starts[k + 1]`, fixed once per playback, so a frame indexes a part without
+/// cutting the block again.
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Layout {
-    lengths: [usize; 10],
+    starts: [usize; PARTS + 1],
     leaves: usize,
+    channels: usize,
 }
+
+/// How many parts [`Layout`] cuts the numbers into, and which is which.
+const PARTS: usize = 10;
+const CLIP_WEIGHTS: usize = 0;
+const CLIP_TIMES: usize = 1;
+const CLIP_SHARES: usize = 2;
+const LAYER_RAW: usize = 3;
+const LAYER_INPUTS: usize = 4;
+const LAYER_FACTORS: usize = 5;
+const TRACK_OUTPUTS: usize = 6;
+const SHARES: usize = 7;
+const COVERAGE: usize = 8;
+const OUTPUT: usize = 9;
 
 /// The mixer numbers of a playback, by part ([`Layout`]).
 struct Mixer<'a> {
@@ -222,22 +238,33 @@ struct Mixer<'a> {
 impl Layout {
     fn new(def: &Timeline, channels: usize, leaves: usize) -> Self {
         let (c, l, t) = (def.clips.len(), def.layers.len(), def.tracks.len());
-        Layout { lengths: [c, c, c, l, l, l, t, channels * leaves, channels, channels], leaves }
+        let lengths: [usize; PARTS] = [c, c, c, l, l, l, t, channels * leaves, channels, channels];
+        let mut starts = [0; PARTS + 1];
+        for (k, length) in lengths.into_iter().enumerate() {
+            starts[k + 1] = starts[k] + length;
+        }
+        Layout { starts, leaves, channels }
     }
 
     fn total(self) -> usize {
-        self.lengths.iter().sum()
+        self.starts[PARTS]
     }
 
     /// Where part `k` starts.
     fn start(self, k: usize) -> usize {
-        self.lengths[..k].iter().sum()
+        self.starts[k]
+    }
+
+    /// The length of part `k`.
+    fn length(self, k: usize) -> usize {
+        self.starts[k + 1] - self.starts[k]
     }
 
     /// The parts a composition writes (all but the local times).
     fn mixer(self, numbers: &mut [f64]) -> Mixer<'_> {
+        let lengths: [usize; PARTS] = std::array::from_fn(|k| self.length(k));
         let [clip_weights, _, clip_shares, layers @ .., track_outputs, shares, coverage, output] =
-            crate::parts::split(numbers, self.lengths);
+            crate::parts::split(numbers, lengths);
         let [layer_raw, layer_inputs, layer_factors] = layers;
         Mixer {
             clip_weights,
@@ -254,7 +281,7 @@ impl Layout {
 
     /// The per-clip parts alone (weights, local times, shares): fewer cuts than [`Layout::mixer`].
     fn clip_parts(self, numbers: &mut [f64]) -> [&mut [f64]; 3] {
-        crate::parts::split(numbers, [self.lengths[0], self.lengths[1], self.lengths[2]])
+        crate::parts::split(numbers, [self.length(CLIP_WEIGHTS), self.length(CLIP_TIMES), self.length(CLIP_SHARES)])
     }
 }
 
@@ -390,8 +417,8 @@ impl Playback {
             self.active.push(n as u32);
         }
         let clip = &snapshot.timelines[self.timeline].clips[n];
-        let old_time = old.numbers[old.layout.start(1) + o];
-        self.numbers[self.layout.start(1) + n] = old_time.min(clip.latest_local_time());
+        let old_time = old.numbers[old.layout.start(CLIP_TIMES) + o];
+        self.numbers[self.layout.start(CLIP_TIMES) + n] = old_time.min(clip.latest_local_time());
         match (&mut self.inner[n], &old.inner[o]) {
             (Inner::Tree(fresh), Inner::Tree(old)) => fresh.carry_time_from(old),
             (Inner::Nested(fresh), Inner::Nested(old))
@@ -484,25 +511,25 @@ impl Playback {
 
     /// Each leaf's share of `channel` (REFERENCE §6, before graph layers).
     pub fn shares(&self, channel: usize) -> &[f64] {
-        let start = self.layout.start(7) + channel * self.layout.leaves;
+        let start = self.layout.start(SHARES) + channel * self.layout.leaves;
         &self.numbers[start..start + self.layout.leaves]
     }
 
     /// `Σ shares`: how much of `channel` the playback's leaves fill.
     pub fn coverage(&self, channel: usize) -> f64 {
-        self.numbers[self.layout.start(8) + channel]
+        self.numbers[self.layout.start(COVERAGE) + channel]
     }
 
     /// The output weight: `1 − Π(1 − track output)` over tracks touching `channel` (one
     /// track: its root mixer's NormalizeMixer value).
     pub fn output_weight(&self, channel: usize) -> f64 {
-        self.numbers[self.layout.start(9) + channel]
+        self.numbers[self.layout.start(OUTPUT) + channel]
     }
 
     /// A leaf's local time in seconds.
     pub fn leaf_time(&self, leaf: usize) -> f64 {
         match &self.leaves[leaf].kind {
-            LeafKind::Clip { clip } => self.numbers[self.layout.start(1) + clip],
+            LeafKind::Clip { clip } => self.numbers[self.layout.start(CLIP_TIMES) + clip],
             LeafKind::Tree { clip, index } => match &self.inner[*clip] {
                 Inner::Tree(tree) => tree.leaf_times()[*index],
                 _ => 0.0,
@@ -517,14 +544,14 @@ impl Playback {
     /// Raw clip weights, normalized clip shares within their layers, layer-mixer inputs
     /// (raw and normalized) and track outputs, for the graph view.
     pub fn mixer_view(&self) -> MixerView<'_> {
-        let part = |k: usize| &self.numbers[self.layout.start(k)..][..self.layout.lengths[k]];
+        let part = |k: usize| &self.numbers[self.layout.start(k)..self.layout.start(k + 1)];
         MixerView {
-            clip_weights: part(0),
-            clip_times: part(1),
-            clip_shares: part(2),
-            layer_raw: part(3),
-            layer_inputs: part(4),
-            track_outputs: part(6),
+            clip_weights: part(CLIP_WEIGHTS),
+            clip_times: part(CLIP_TIMES),
+            clip_shares: part(CLIP_SHARES),
+            layer_raw: part(LAYER_RAW),
+            layer_inputs: part(LAYER_INPUTS),
+            track_outputs: part(TRACK_OUTPUTS),
         }
     }
 
@@ -781,7 +808,7 @@ impl Playback {
         if !self.settled.contains(&t) {
             changed |= self.weigh(def, t);
         }
-        let times = self.layout.start(1);
+        let times = self.layout.start(CLIP_TIMES);
         for i in 0..self.active.len() {
             let c = self.active[i] as usize;
             let clip = &def.clips[c];
@@ -891,9 +918,11 @@ impl Playback {
     /// [`Mixing`] says. Only active clips have weight, so the work is proportional to them (and
     /// to the number of layers), never to the number of clips.
     fn compose(&mut self, def: &Timeline) {
-        match self.mixing {
-            Mixing::OneLayer => self.compose_one_layer(def),
-            Mixing::General => self.compose_general(def),
+        match (self.mixing, &self.active[..]) {
+            (Mixing::OneLayer, []) => self.compose_one_clip(def, None),
+            (Mixing::OneLayer, &[c]) => self.compose_one_clip(def, Some(c as usize)),
+            (Mixing::OneLayer, _) => self.compose_one_layer(def),
+            (Mixing::General, _) => self.compose_general(def),
         }
     }
 
@@ -929,7 +958,7 @@ impl Playback {
     /// [`Playback::compose_general`] for a timeline of one track of one unmuted layer without a
     /// mask ([`Mixing::OneLayer`]): the same numbers, without the loops over tracks and layers
     /// and without masks to look up; the layer factor and the output weight are the same in
-    /// every channel ([`mix_one_layer`]). Every active clip with a layer is on the one layer.
+    /// every channel ([`OneLayerMix`]). Every active clip with a layer is on the one layer.
     fn compose_one_layer(&mut self, def: &Timeline) {
         let m = self.layout.mixer(&mut self.numbers);
         let active: &[u32] = &self.active;
@@ -941,17 +970,54 @@ impl Playback {
         for &c in active {
             m.clip_shares[c as usize] = if on_layer(c) { normalized(m.clip_weights[c as usize], sum) } else { 0.0 };
         }
-        m.layer_raw[0] = sum;
-        let output_weight = mix_one_layer(m.layer_raw, m.layer_inputs, m.layer_factors, m.track_outputs);
+        let layer = OneLayerMix::of(sum);
+        (m.layer_raw[0], m.layer_inputs[0], m.track_outputs[0], m.layer_factors[0]) =
+            (layer.sum, layer.input, layer.sum, layer.factor);
         let count = self.layout.leaves;
         for channel in 0..m.coverage.len() {
             let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
             let shares = &mut m.shares[channel * count..][..count];
             let factors = (&*m.layer_factors, &*m.clip_shares);
             m.coverage[channel] = write_leaf_shares(def, active, &self.clip_leaves, factors, inner, shares);
-            m.output[channel] = output_weight;
+            m.output[channel] = layer.output;
         }
         self.mark_active_leaves_live();
+    }
+
+    /// [`Playback::compose_one_layer`] where at most one clip, `clip`, is active (a plain
+    /// timeline whose clips do not overlap in time, on every frame): the same operations on that
+    /// one clip — the layer's sum `0 + w` (+0 without a clip on the layer, and `0 + w` is not
+    /// `w` for `w = −0`), its share `normalized(w, sum)`, and each channel's coverage `0 + Σ`
+    /// of its leaves' shares in leaf order — with every part indexed where the layout puts it,
+    /// without cutting the block or looping over the active set.
+    fn compose_one_clip(&mut self, def: &Timeline, clip: Option<usize>) {
+        let (at, count) = (self.layout.starts, self.layout.leaves);
+        let numbers: &mut [f64] = &mut self.numbers;
+        let on_layer = clip.filter(|&c| def.clips[c].layer.is_some());
+        let weight = on_layer.map(|c| numbers[at[CLIP_WEIGHTS] + c]);
+        let sum = weight.map_or(0.0, |w| 0.0 + w);
+        if let Some(c) = clip {
+            numbers[at[CLIP_SHARES] + c] = weight.map_or(0.0, |w| normalized(w, sum));
+        }
+        let layer = OneLayerMix::of(sum);
+        (numbers[at[LAYER_RAW]], numbers[at[LAYER_INPUTS]], numbers[at[TRACK_OUTPUTS]], numbers[at[LAYER_FACTORS]]) =
+            (layer.sum, layer.input, layer.sum, layer.factor);
+        for channel in 0..self.layout.channels {
+            let coverage = match on_layer {
+                Some(c) => {
+                    let clip_share = layer.factor * numbers[at[CLIP_SHARES] + c];
+                    let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
+                    let shares = &mut numbers[at[SHARES] + channel * count..][..count];
+                    let leaves = self.clip_leaves[c].clone();
+                    write_clip_leaf_shares(0.0, &def.clips[c], clip_share, leaves, inner, shares)
+                }
+                None => 0.0,
+            };
+            (numbers[at[COVERAGE] + channel], numbers[at[OUTPUT] + channel]) = (coverage, layer.output);
+        }
+        if let Some(c) = clip {
+            self.mark_clip_leaves_live(c);
+        }
     }
 
     /// The active clips' leaves are live: their shares were just written (or zeroed). Always
@@ -959,10 +1025,16 @@ impl Playback {
     /// instructions).
     #[inline(always)]
     fn mark_active_leaves_live(&mut self) {
-        for &c in &self.active {
-            for leaf in self.clip_leaves[c as usize].clone() {
-                self.live.mark(leaf as u32);
-            }
+        for i in 0..self.active.len() {
+            self.mark_clip_leaves_live(self.active[i] as usize);
+        }
+    }
+
+    /// Clip `c`'s leaves are live: their shares were just written (or zeroed).
+    #[inline(always)]
+    fn mark_clip_leaves_live(&mut self, c: usize) {
+        for leaf in self.clip_leaves[c].clone() {
+            self.live.mark(leaf as u32);
         }
     }
 
@@ -1021,21 +1093,28 @@ fn mix_tracks(def: &Timeline, layer_raw: &mut [f64], layer_inputs: &mut [f64], t
 
 /// [`mix_tracks`] and [`channel_layer_factors`] at once for a timeline of one track of one
 /// unmuted layer without a mask ([`Mixing::OneLayer`]), with their operations on the one
-/// layer and track but those that change nothing; returns the output weight of every
-/// channel. The layer's sum `r` starts at +0.0, so it is never −0.0, and `r' = min(r, 1)` is
-/// not NaN: the track's sum `0 + r'` is `r'`, its output `min(r', 1)` is `r'`, the layer factor
-/// `1 · r' · 1 · input` is `r' · input` and the output weight `1 − 1 · (1 − r')` is
-/// `1 − (1 − r')`, exactly.
-fn mix_one_layer(
-    layer_raw: &mut [f64],
-    layer_inputs: &mut [f64],
-    layer_factors: &mut [f64],
-    track_outputs: &mut [f64],
-) -> f64 {
-    let sum = layer_raw[0].min(1.0);
-    let input = normalized(sum, sum);
-    (layer_raw[0], layer_inputs[0], track_outputs[0], layer_factors[0]) = (sum, input, sum, sum * input);
-    1.0 - (1.0 - sum)
+/// layer and track but those that change nothing. The layer's sum `r` starts at +0.0, so it is
+/// never −0.0, and `r' = min(r, 1)` is not NaN: the track's sum `0 + r'` is `r'`, its output
+/// `min(r', 1)` is `r'`, the layer factor `1 · r' · 1 · input` is `r' · input` and the output
+/// weight `1 − 1 · (1 − r')` is `1 − (1 − r')`, exactly.
+struct OneLayerMix {
+    /// `r'`: the layer's sum clamped to 1, and the track's output.
+    sum: f64,
+    /// The layer's normalized input.
+    input: f64,
+    /// The layer factor, the same in every channel.
+    factor: f64,
+    /// The output weight of every channel.
+    output: f64,
+}
+
+impl OneLayerMix {
+    /// The mix of the one layer whose clips' weights add up to `raw`.
+    fn of(raw: f64) -> Self {
+        let sum = raw.min(1.0);
+        let input = normalized(sum, sum);
+        OneLayerMix { sum, input, factor: sum * input, output: 1.0 - (1.0 - sum) }
+    }
 }
 
 /// One channel's layer factors (written to `layer_factors`: what one unit of clip share on
@@ -1090,12 +1169,26 @@ fn write_leaf_shares(
         let clip = &def.clips[c];
         let Some(l) = clip.layer else { continue };
         let clip_share = layer_factors[l] * clip_shares[c];
-        for leaf in clip_leaves[c].clone() {
-            // A plain clip's one leaf has inner share 1 (its runtime data is not read).
-            let share = if clip.has_inner_runtime() { clip_share * inner_share(leaf) } else { clip_share };
-            shares[leaf] = share;
-            coverage += share;
-        }
+        coverage = write_clip_leaf_shares(coverage, clip, clip_share, clip_leaves[c].clone(), &inner_share, shares);
+    }
+    coverage
+}
+
+/// The shares of one clip's `leaves` (written to `shares`): `clip_share × inner_share`;
+/// returns `coverage` plus each of them in leaf order.
+fn write_clip_leaf_shares(
+    mut coverage: f64,
+    clip: &super::TimelineClip,
+    clip_share: f64,
+    leaves: std::ops::Range<usize>,
+    inner_share: impl Fn(usize) -> f64,
+    shares: &mut [f64],
+) -> f64 {
+    for leaf in leaves {
+        // A plain clip's one leaf has inner share 1 (its runtime data is not read).
+        let share = if clip.has_inner_runtime() { clip_share * inner_share(leaf) } else { clip_share };
+        shares[leaf] = share;
+        coverage += share;
     }
     coverage
 }
@@ -1219,20 +1312,23 @@ clips = [
         let mut general = one_layer.clone();
         general.mixing = Mixing::General;
         let (mut one_layer_events, mut general_events) = (Vec::new(), Vec::new());
-        let (mut blends, mut channels_differ) = (false, false);
+        let (mut one_clip, mut blends, mut channels_differ) = (false, false, false);
         for frame in 1..=160 {
             let now = FrameTime { frame, rate: 60 };
             one_layer.advance(&snapshot, &params, now, &mut one_layer_events);
             general.advance(&snapshot, &params, now, &mut general_events);
             assert_eq!(bits(&one_layer.numbers), bits(&general.numbers), "frame {frame}");
             assert_eq!(one_layer.live_leaves(), general.live_leaves(), "frame {frame}");
+            // At most one active clip composes through `compose_one_clip`, more through
+            // `compose_one_layer`: both against the general path.
+            one_clip |= one_layer.active.len() == 1;
             blends |= one_layer.active.len() > 1;
             channels_differ |= one_layer.shares(0) != one_layer.shares(1);
             one_layer.clear_live();
             general.clear_live();
         }
         assert_eq!(format!("{one_layer_events:?}"), format!("{general_events:?}"));
-        assert!(blends && channels_differ, "clips blended and a nested mask told the channels apart");
+        assert!(one_clip && blends && channels_differ, "one clip, clips blending, channels told apart by a mask");
         assert_eq!(one_layer.state(), PlaybackState::Complete);
     }
 
