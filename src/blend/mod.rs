@@ -559,24 +559,32 @@ impl TreeRuntime {
 /// `dt`, looping leaves wrap into `[0, D)`, one-shots hold at `D`.
 fn advance(shape: &TreeShape, leaves: Leaves, clock: (&mut f64, &mut u64), dt: f64) {
     match shape.sync {
-        SyncMode::Normalized => advance_phase(shape, leaves, clock, dt),
+        SyncMode::Normalized => advance_phase(shape, leaves.weights, leaves.times, clock, dt),
         SyncMode::None => step_times(&shape.leaves, leaves.times, dt),
     }
 }
 
 /// [`advance`] with `sync = "normalized"`, out of line: the `none` step stays a short loop
-/// with few live registers.
+/// with few live registers. It takes the leaves' numbers as two slices, not as [`Leaves`]:
+/// an aggregate argument is built in memory, and that was built on every frame of either
+/// sync.
 #[inline(never)]
-fn advance_phase(shape: &TreeShape, leaves: Leaves, (phase, cycles): (&mut f64, &mut u64), dt: f64) {
-    let total: f64 = leaves.weights.iter().sum();
-    let weighted: f64 = shape.leaves.iter().zip(&*leaves.weights).map(|(l, w)| w * l.placement.length).sum();
+fn advance_phase(
+    shape: &TreeShape,
+    weights: &[f64],
+    times: &mut [f64],
+    (phase, cycles): (&mut f64, &mut u64),
+    dt: f64,
+) {
+    let total: f64 = weights.iter().sum();
+    let weighted: f64 = shape.leaves.iter().zip(weights).map(|(l, w)| w * l.placement.length).sum();
     let cycle = weighted / total;
     if total > 0.0 && cycle > 0.0 {
         let advanced = *phase + dt / cycle;
         *cycles += advanced.floor() as u64;
         *phase = advanced.fract();
     }
-    place_on_phase(shape, leaves.times, *phase, *cycles);
+    place_on_phase(shape, times, *phase, *cycles);
 }
 
 /// `sync = "none"`'s step: every leaf time becomes `place(t + dt)` ([`Placement::place`]),
