@@ -131,9 +131,39 @@ pub struct NodeExplanation {
 pub struct Leaf {
     pub name: String,
     pub clip: ClipId,
-    /// The clip's length and looping, copied here so the runtime places its times without
-    /// the snapshot.
-    placement: Placement,
+}
+
+/// The leaves' clips as their times are placed: each clip's length and looping, copied from
+/// the snapshot so that the runtime places its times without it. Two arrays in leaf order
+/// rather than one of pairs, so that the time step reads the lengths with the times' own
+/// index, and the looping flags only when a time wraps.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Placements {
+    lengths: Vec<f64>,
+    looping: Vec<bool>,
+}
+
+impl Placements {
+    fn push(&mut self, placement: Placement) {
+        self.lengths.push(placement.length);
+        self.looping.push(placement.looping);
+    }
+
+    fn get(&self, leaf: usize) -> Placement {
+        Placement { length: self.lengths[leaf], looping: self.looping[leaf] }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Placement> + '_ {
+        self.lengths.iter().zip(&self.looping).map(|(&length, &looping)| Placement { length, looping })
+    }
+}
+
+impl FromIterator<Placement> for Placements {
+    fn from_iter<I: IntoIterator<Item = Placement>>(placements: I) -> Self {
+        let mut all = Placements::default();
+        placements.into_iter().for_each(|p| all.push(p));
+        all
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -271,6 +301,8 @@ pub struct TreeShape {
     /// Where each child's weight goes, node after node.
     slots: Vec<Slot>,
     leaves: Vec<Leaf>,
+    /// The leaves' clip lengths and looping, in leaf order.
+    placements: Placements,
     /// Every parameter the tree (and its nested trees) reads, in order of first use.
     parameters: Vec<ParamId>,
     counts: Counts,
@@ -287,6 +319,7 @@ impl TreeShape {
             nodes: Vec::new(),
             slots: Vec::new(),
             leaves: Vec::new(),
+            placements: Placements::default(),
             parameters: Vec::new(),
             counts: Counts { leaves: 0, children: 0, inputs: 0 },
             sync: snapshot.blend_trees[root].sync,
@@ -370,8 +403,8 @@ impl TreeShape {
         for (k, child) in def.children.iter().enumerate() {
             self.slots[first + k] = match *child {
                 Motion::Clip(clip) => {
-                    let (name, placement) = (snapshot.clips[clip].name.clone(), snapshot.clips[clip].placement());
-                    self.leaves.push(Leaf { name, clip, placement });
+                    self.leaves.push(Leaf { name: snapshot.clips[clip].name.clone(), clip });
+                    self.placements.push(snapshot.clips[clip].placement());
                     Slot::Leaf(self.leaves.len() - 1)
                 }
                 Motion::Tree(nested) => Slot::Node(self.add_node(snapshot, nested)),
@@ -447,9 +480,9 @@ impl TreeRuntime {
         self.phase = old.phase;
         self.cycles = old.cycles;
         let times = self.shape.counts.split(&mut self.numbers).times;
-        for (leaf, time) in self.shape.leaves.iter().zip(times) {
+        for ((leaf, time), length) in self.shape.leaves.iter().zip(times).zip(&self.shape.placements.lengths) {
             if let Some(i) = old.shape.leaves.iter().position(|l| l.name == leaf.name) {
-                *time = old.leaf_times()[i].min(leaf.placement.length);
+                *time = old.leaf_times()[i].min(*length);
             }
         }
     }
@@ -459,7 +492,7 @@ impl TreeRuntime {
     /// `normalized` the shared phase becomes `time / D` (a one-shot at its end counts as a
     /// whole cycle passed) and every leaf follows the phase.
     pub fn set_leaf_time(&mut self, leaf: usize, seconds: f64) {
-        let clip = self.shape.leaves[leaf].placement;
+        let clip = self.shape.placements.get(leaf);
         let time = clip.place(seconds);
         match self.shape.sync {
             SyncMode::None => self.shape.counts.split(&mut self.numbers).times[leaf] = time,
@@ -560,7 +593,7 @@ impl TreeRuntime {
 fn advance(shape: &TreeShape, leaves: Leaves, clock: (&mut f64, &mut u64), dt: f64) {
     match shape.sync {
         SyncMode::Normalized => advance_phase(shape, leaves.weights, leaves.times, clock, dt),
-        SyncMode::None => step_times(&shape.leaves, leaves.times, dt),
+        SyncMode::None => step_times(&shape.placements, leaves.times, dt),
     }
 }
 
@@ -577,7 +610,7 @@ fn advance_phase(
     dt: f64,
 ) {
     let total: f64 = weights.iter().sum();
-    let weighted: f64 = shape.leaves.iter().zip(weights).map(|(l, w)| w * l.placement.length).sum();
+    let weighted: f64 = shape.placements.lengths.iter().zip(weights).map(|(length, w)| w * length).sum();
     let cycle = weighted / total;
     if total > 0.0 && cycle > 0.0 {
         let advanced = *phase + dt / cycle;
@@ -597,31 +630,30 @@ fn advance_phase(
 /// one-shot's clamp to `[0, D]`). So each time gets `+ dt`, and only when one fails `t < D`
 /// (a wrap, an end, a NaN) are all of them placed ([`place_times`]), which leaves those
 /// below their length as they are. The common frame reads no looping flag and calls nothing.
-fn step_times(leaves: &[Leaf], times: &mut [f64], dt: f64) {
+fn step_times(placements: &Placements, times: &mut [f64], dt: f64) {
     let mut within = true;
-    for (leaf, time) in leaves.iter().zip(&mut *times) {
+    for (length, time) in placements.lengths.iter().zip(&mut *times) {
         *time += dt;
-        within &= *time < leaf.placement.length;
+        within &= *time < *length;
     }
     if !within {
-        place_times(leaves, times);
+        place_times(placements, times);
     }
 }
 
 /// Every leaf time placed on its clip ([`Placement::place`]): a wrap, about one frame in 20.
 #[cold]
 #[inline(never)]
-fn place_times(leaves: &[Leaf], times: &mut [f64]) {
-    for (leaf, time) in leaves.iter().zip(times) {
-        *time = leaf.placement.place(*time);
+fn place_times(placements: &Placements, times: &mut [f64]) {
+    for (placement, time) in placements.iter().zip(times) {
+        *time = placement.place(*time);
     }
 }
 
 /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole cycle
 /// has passed.
 fn place_on_phase(shape: &TreeShape, times: &mut [f64], phase: f64, cycles: u64) {
-    for (leaf, time) in shape.leaves.iter().zip(times) {
-        let clip = leaf.placement;
+    for (clip, time) in shape.placements.iter().zip(times) {
         *time = if clip.looping || cycles == 0 { phase * clip.length } else { clip.length };
     }
 }
@@ -799,10 +831,8 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
     /// `Placement::place(old + dt)` for each, bit for bit; the leaves step together, so a
     /// wrap of one places the others too.
     fn assert_step_is_place(placements: &[Placement], olds: &[f64], dt: f64) {
-        let leaves: Vec<Leaf> =
-            placements.iter().map(|&placement| Leaf { name: String::new(), clip: 0, placement }).collect();
         let mut times = olds.to_vec();
-        step_times(&leaves, &mut times, dt);
+        step_times(&placements.iter().copied().collect(), &mut times, dt);
         let want: Vec<u64> = placements.iter().zip(olds).map(|(p, old)| p.place(old + dt).to_bits()).collect();
         let got: Vec<u64> = times.iter().map(|t| t.to_bits()).collect();
         assert_eq!(got, want, "{placements:?} at {olds:?} + {dt}: {times:?}");
