@@ -131,9 +131,39 @@ pub struct NodeExplanation {
 pub struct Leaf {
     pub name: String,
     pub clip: ClipId,
-    /// The clip's length and looping, copied here so the runtime places its times without
-    /// the snapshot.
-    placement: Placement,
+}
+
+/// The leaves' clips as their times are placed: each clip's length and looping, copied from
+/// the snapshot so that the runtime places its times without it. Two arrays in leaf order
+/// rather than one of pairs, so that the time step reads the lengths with the times' own
+/// index, and the looping flags only when a time wraps.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Placements {
+    lengths: Vec<f64>,
+    looping: Vec<bool>,
+}
+
+impl Placements {
+    fn push(&mut self, placement: Placement) {
+        self.lengths.push(placement.length);
+        self.looping.push(placement.looping);
+    }
+
+    fn get(&self, leaf: usize) -> Placement {
+        Placement { length: self.lengths[leaf], looping: self.looping[leaf] }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Placement> + '_ {
+        self.lengths.iter().zip(&self.looping).map(|(&length, &looping)| Placement { length, looping })
+    }
+}
+
+impl FromIterator<Placement> for Placements {
+    fn from_iter<I: IntoIterator<Item = Placement>>(placements: I) -> Self {
+        let mut all = Placements::default();
+        placements.into_iter().for_each(|p| all.push(p));
+        all
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -204,18 +234,34 @@ impl FlatOneD {
         Some(FlatOneD { parameter: *parameter, settings: settings.clone(), thresholds: thresholds.clone() })
     }
 
-    /// [`TreeShape::evaluate`] of the flat `1d` tree: the blend input goes to `inputs[0]`
-    /// and, when it differs from what was there (a NaN always does) or `stale`, the weights
-    /// to `leaf_weights`. Returns whether they were recomputed.
-    fn evaluate(&self, params: &[ParamState], inputs: &mut [f64], leaf_weights: &mut [f64], stale: bool) -> bool {
+    /// A flat `1d` tree's numbers cut into its leaf weights, its leaf times and its one blend
+    /// input, last: a flat tree keeps no child weights (they are its leaf weights), so its
+    /// block is `2·leaves + 1` long ([`Counts::total`]). Cut by the block's own length, with no
+    /// lengths read from the shape and one check.
+    fn split(numbers: &mut [f64]) -> (Leaves<'_>, &mut f64) {
+        let [leaves @ .., input] = numbers else { unreachable!("a flat 1d tree keeps its blend input") };
+        let (weights, times) = leaves.split_at_mut(leaves.len() / 2);
+        (Leaves { weights, times }, input)
+    }
+
+    /// [`TreeShape::evaluate`] of the flat `1d` tree: the blend input goes to `cached` and,
+    /// when it differs from what was there (a NaN always does) or `stale`, the weights to
+    /// `leaf_weights`. Returns whether they were recomputed.
+    fn evaluate(&self, params: &[ParamState], cached: &mut f64, leaf_weights: &mut [f64], stale: bool) -> bool {
         let input = params[self.parameter].blend_input(&self.settings);
-        let changed = stale | (inputs[0] != input);
-        inputs[0] = input;
+        let changed = stale | (*cached != input);
+        *cached = input;
         if changed {
             self.thresholds.weights(input, leaf_weights);
         }
         changed
     }
+}
+
+/// A [`TreeRuntime`]'s leaf weights and leaf times, what a frame's time step reads.
+struct Leaves<'a> {
+    weights: &'a mut [f64],
+    times: &'a mut [f64],
 }
 
 /// How many numbers of each kind a [`TreeRuntime`] keeps.
@@ -255,6 +301,8 @@ pub struct TreeShape {
     /// Where each child's weight goes, node after node.
     slots: Vec<Slot>,
     leaves: Vec<Leaf>,
+    /// The leaves' clip lengths and looping, in leaf order.
+    placements: Placements,
     /// Every parameter the tree (and its nested trees) reads, in order of first use.
     parameters: Vec<ParamId>,
     counts: Counts,
@@ -271,6 +319,7 @@ impl TreeShape {
             nodes: Vec::new(),
             slots: Vec::new(),
             leaves: Vec::new(),
+            placements: Placements::default(),
             parameters: Vec::new(),
             counts: Counts { leaves: 0, children: 0, inputs: 0 },
             sync: snapshot.blend_trees[root].sync,
@@ -354,8 +403,8 @@ impl TreeShape {
         for (k, child) in def.children.iter().enumerate() {
             self.slots[first + k] = match *child {
                 Motion::Clip(clip) => {
-                    let (name, placement) = (snapshot.clips[clip].name.clone(), snapshot.clips[clip].placement());
-                    self.leaves.push(Leaf { name, clip, placement });
+                    self.leaves.push(Leaf { name: snapshot.clips[clip].name.clone(), clip });
+                    self.placements.push(snapshot.clips[clip].placement());
                     Slot::Leaf(self.leaves.len() - 1)
                 }
                 Motion::Tree(nested) => Slot::Node(self.add_node(snapshot, nested)),
@@ -431,9 +480,9 @@ impl TreeRuntime {
         self.phase = old.phase;
         self.cycles = old.cycles;
         let times = self.shape.counts.split(&mut self.numbers).times;
-        for (leaf, time) in self.shape.leaves.iter().zip(times) {
+        for ((leaf, time), length) in self.shape.leaves.iter().zip(times).zip(&self.shape.placements.lengths) {
             if let Some(i) = old.shape.leaves.iter().position(|l| l.name == leaf.name) {
-                *time = old.leaf_times()[i].min(leaf.placement.length);
+                *time = old.leaf_times()[i].min(*length);
             }
         }
     }
@@ -443,7 +492,7 @@ impl TreeRuntime {
     /// `normalized` the shared phase becomes `time / D` (a one-shot at its end counts as a
     /// whole cycle passed) and every leaf follows the phase.
     pub fn set_leaf_time(&mut self, leaf: usize, seconds: f64) {
-        let clip = self.shape.leaves[leaf].placement;
+        let clip = self.shape.placements.get(leaf);
         let time = clip.place(seconds);
         match self.shape.sync {
             SyncMode::None => self.shape.counts.split(&mut self.numbers).times[leaf] = time,
@@ -488,17 +537,23 @@ impl TreeRuntime {
     pub fn update(&mut self, params: &[ParamState], dt: f64) {
         let TreeRuntime { shape, numbers, evaluated, phase, cycles, evaluations } = self;
         let shape = &**shape;
-        let n = shape.counts.split(numbers);
-        let recomputed = match &shape.flat_one_d {
-            Some(flat) => flat.evaluate(params, n.inputs, n.leaf_weights, !*evaluated),
-            None => shape.evaluate(params, n.inputs, n.child_weights, n.leaf_weights, !*evaluated),
+        let (recomputed, leaves) = match &shape.flat_one_d {
+            Some(flat) => {
+                let (leaves, cached) = FlatOneD::split(numbers);
+                (flat.evaluate(params, cached, leaves.weights, !*evaluated), leaves)
+            }
+            None => {
+                let n = shape.counts.split(numbers);
+                let recomputed = shape.evaluate(params, n.inputs, n.child_weights, n.leaf_weights, !*evaluated);
+                (recomputed, Leaves { weights: n.leaf_weights, times: n.times })
+            }
         };
         if recomputed {
             *evaluations += 1;
             *evaluated = true;
         }
         if dt > 0.0 {
-            advance(shape, n.leaf_weights, n.times, (phase, cycles), dt);
+            advance(shape, leaves, (phase, cycles), dt);
         }
     }
 
@@ -527,7 +582,7 @@ impl TreeRuntime {
     }
 }
 
-/// REFERENCE §2.8, for a tree of `shape` with leaf weights `weights`: its leaf times and
+/// REFERENCE §2.8, for a tree of `shape` with `leaves`' weights: their times and
 /// its shared clock (`phase`, `cycles`) advance by `dt`. `normalized`: the shared phase
 /// advances by `dt / cycle` with the weighted cycle length `cycle = Σ(w_i·D_i) / Σw_i` —
 /// REFERENCE's `Σ(w_i·D_i)` whenever the weights sum to 1 **(ours: dividing by `Σw_i` keeps a
@@ -535,32 +590,70 @@ impl TreeRuntime {
 /// it)** — and not at all when `Σw_i` or the cycle is not positive; looping leaves sit at
 /// `phase·D`, one-shots at `D` once a whole cycle has passed. `none`: each leaf advances by
 /// `dt`, looping leaves wrap into `[0, D)`, one-shots hold at `D`.
-fn advance(shape: &TreeShape, weights: &[f64], times: &mut [f64], (phase, cycles): (&mut f64, &mut u64), dt: f64) {
+fn advance(shape: &TreeShape, leaves: Leaves, clock: (&mut f64, &mut u64), dt: f64) {
     match shape.sync {
-        SyncMode::Normalized => {
-            let total: f64 = weights.iter().sum();
-            let weighted: f64 = shape.leaves.iter().zip(weights).map(|(l, w)| w * l.placement.length).sum();
-            let cycle = weighted / total;
-            if total > 0.0 && cycle > 0.0 {
-                let advanced = *phase + dt / cycle;
-                *cycles += advanced.floor() as u64;
-                *phase = advanced.fract();
-            }
-            place_on_phase(shape, times, *phase, *cycles);
-        }
-        SyncMode::None => {
-            for (leaf, time) in shape.leaves.iter().zip(times) {
-                *time = leaf.placement.place(*time + dt);
-            }
-        }
+        SyncMode::Normalized => advance_phase(shape, leaves.weights, leaves.times, clock, dt),
+        SyncMode::None => step_times(&shape.placements, leaves.times, dt),
+    }
+}
+
+/// [`advance`] with `sync = "normalized"`, out of line: the `none` step stays a short loop
+/// with few live registers. It takes the leaves' numbers as two slices, not as [`Leaves`]:
+/// an aggregate argument is built in memory, and that was built on every frame of either
+/// sync.
+#[inline(never)]
+fn advance_phase(
+    shape: &TreeShape,
+    weights: &[f64],
+    times: &mut [f64],
+    (phase, cycles): (&mut f64, &mut u64),
+    dt: f64,
+) {
+    let total: f64 = weights.iter().sum();
+    let weighted: f64 = shape.placements.lengths.iter().zip(weights).map(|(length, w)| w * length).sum();
+    let cycle = weighted / total;
+    if total > 0.0 && cycle > 0.0 {
+        let advanced = *phase + dt / cycle;
+        *cycles += advanced.floor() as u64;
+        *phase = advanced.fract();
+    }
+    place_on_phase(shape, times, *phase, *cycles);
+}
+
+/// `sync = "none"`'s step: every leaf time becomes `place(t + dt)` ([`Placement::place`]),
+/// exactly, for `dt > 0` and times that are never negative — as every time a runtime holds
+/// is: `place` gives `[0, D]` or NaN, a carried time is `min(t, D)` of one, a phase time
+/// `phase·D` with `phase ≥ 0`, and a step adds `dt > 0`.
+///
+/// Why it is `place`: with `t_old ≥ 0` (or −0) and `dt > 0`, `t = t_old + dt > 0` (or
+/// NaN), and for `0 ≤ t < D` `place` is the identity (a looping clip's `t ∈ [0, D)`, a
+/// one-shot's clamp to `[0, D]`). So each time gets `+ dt`, and only when one fails `t < D`
+/// (a wrap, an end, a NaN) are all of them placed ([`place_times`]), which leaves those
+/// below their length as they are. The common frame reads no looping flag and calls nothing.
+fn step_times(placements: &Placements, times: &mut [f64], dt: f64) {
+    let mut within = true;
+    for (length, time) in placements.lengths.iter().zip(&mut *times) {
+        *time += dt;
+        within &= *time < *length;
+    }
+    if !within {
+        place_times(placements, times);
+    }
+}
+
+/// Every leaf time placed on its clip ([`Placement::place`]): a wrap, about one frame in 20.
+#[cold]
+#[inline(never)]
+fn place_times(placements: &Placements, times: &mut [f64]) {
+    for (placement, time) in placements.iter().zip(times) {
+        *time = placement.place(*time);
     }
 }
 
 /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole cycle
 /// has passed.
 fn place_on_phase(shape: &TreeShape, times: &mut [f64], phase: f64, cycles: u64) {
-    for (leaf, time) in shape.leaves.iter().zip(times) {
-        let clip = leaf.placement;
+    for (clip, time) in shape.placements.iter().zip(times) {
         *time = if clip.looping || cycles == 0 { phase * clip.length } else { clip.length };
     }
 }
@@ -734,11 +827,58 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
         }
     }
 
+    /// `step_times` of leaves on `placements` at `olds` by `dt`, against
+    /// `Placement::place(old + dt)` for each, bit for bit; the leaves step together, so a
+    /// wrap of one places the others too.
+    fn assert_step_is_place(placements: &[Placement], olds: &[f64], dt: f64) {
+        let mut times = olds.to_vec();
+        step_times(&placements.iter().copied().collect(), &mut times, dt);
+        let want: Vec<u64> = placements.iter().zip(olds).map(|(p, old)| p.place(old + dt).to_bits()).collect();
+        let got: Vec<u64> = times.iter().map(|t| t.to_bits()).collect();
+        assert_eq!(got, want, "{placements:?} at {olds:?} + {dt}: {times:?}");
+    }
+
+    const PLACEMENTS: [Placement; 4] = [
+        Placement { length: 2.0, looping: true },
+        Placement { length: 0.8, looping: true },
+        Placement { length: 0.6, looping: false },
+        Placement { length: 1e-3, looping: true },
+    ];
+
+    /// Never-negative times (as a runtime holds): zeros of both signs, just below and on the
+    /// lengths, past twice them, ∞ and NaN.
+    const TIMES: [f64; 12] =
+        [0.0, -0.0, 0.3, 0.5999999999999999, 0.6, 0.79, 0.8, 1.9999999999999998, 2.0, 5.5, f64::INFINITY, f64::NAN];
+
+    #[test]
+    fn the_time_step_is_placement() {
+        for dt in [1.0 / 60.0, 5e-324, 0.2, 1.5, 3.0, f64::INFINITY] {
+            for (i, &old) in TIMES.iter().enumerate() {
+                for placement in PLACEMENTS {
+                    assert_step_is_place(&[placement], &[old], dt);
+                }
+                let others = [TIMES[(i + 3) % TIMES.len()], TIMES[(i + 7) % TIMES.len()], 0.1];
+                assert_step_is_place(&PLACEMENTS, &[old, others[0], others[1], others[2]], dt);
+            }
+        }
+    }
+
     fn value() -> impl Strategy<Value = f64> {
         prop_oneof![any::<f64>(), -1.5f64..2.5, prop::sample::select(EDGES.to_vec())]
     }
 
     proptest! {
+        #[test]
+        fn the_time_step_is_placement_at_any_times(
+            olds in prop::collection::vec(prop_oneof![0.0f64..10.0, prop::sample::select(TIMES.to_vec())], 4),
+            dt in prop_oneof![1e-9f64..3.0, Just(1.0 / 60.0)],
+        ) {
+            assert_step_is_place(&PLACEMENTS, &olds, dt);
+            for (&placement, &old) in PLACEMENTS.iter().zip(&olds) {
+                assert_step_is_place(&[placement], &[old], dt);
+            }
+        }
+
         #[test]
         fn the_flat_1d_path_agrees_on_any_inputs(values in prop::collection::vec(value(), 1..40), dt in 0.0f64..0.5) {
             assert_paths_agree("shared", &without_nan(&values), dt);
