@@ -782,8 +782,6 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
 
     /// NaN, clamping on both sides, exactly on thresholds (the shared one too, and the curve's
     /// points), inside and on the dead zone, signed zeros and repeats (the weight cache).
-    /// `shared` gets them without NaN: its parameter has a curve, and a curve's input is
-    /// never NaN (parameters are set finite; `apply_curve` panics on NaN on either path).
     const EDGES: [f64; 20] = [
         f64::NAN,
         f64::NAN,
@@ -810,13 +808,9 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
     #[test]
     fn the_flat_1d_path_gives_the_general_paths_numbers() {
         for dt in [1.0 / 60.0, 0.0] {
-            assert_paths_agree("shared", &without_nan(&EDGES), dt);
+            assert_paths_agree("shared", &EDGES, dt);
             assert_paths_agree("phased", &EDGES, dt);
         }
-    }
-
-    fn without_nan(values: &[f64]) -> Vec<f64> {
-        values.iter().copied().filter(|v| !v.is_nan()).collect()
     }
 
     #[test]
@@ -881,7 +875,7 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
 
         #[test]
         fn the_flat_1d_path_agrees_on_any_inputs(values in prop::collection::vec(value(), 1..40), dt in 0.0f64..0.5) {
-            assert_paths_agree("shared", &without_nan(&values), dt);
+            assert_paths_agree("shared", &values, dt);
             assert_paths_agree("phased", &values, dt);
         }
     }

@@ -84,7 +84,9 @@ pub fn dead_zone(x: f64, zone: f64) -> f64 {
 #[inline]
 pub fn apply_curve(points: &[(f64, f64)], x: f64) -> f64 {
     let (Some(first), Some(last)) = (points.first(), points.last()) else { return x };
-    if x <= first.0 {
+    // Not above the first input (a NaN included, as a `1d` tree reads a NaN as its lowest
+    // threshold): the first output.
+    if x.is_nan() || x <= first.0 {
         return first.1;
     }
     if x >= last.0 {
@@ -99,6 +101,16 @@ pub fn apply_curve(points: &[(f64, f64)], x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_curve_clamps_outside_its_points_and_reads_a_nan_as_below_them() {
+        let curve = [(0.0, 0.0), (1.0, 10.0), (2.0, 40.0)];
+        let table = [(-1.0, 0.0), (0.0, 0.0), (0.5, 5.0), (1.5, 25.0), (2.0, 40.0), (9.0, 40.0), (f64::NAN, 0.0)];
+        for (x, y) in table {
+            assert_eq!(apply_curve(&curve, x), y, "at {x}");
+        }
+        assert!(apply_curve(&[], f64::NAN).is_nan(), "no curve: the input as it is");
+    }
 
     #[test]
     fn smooth_damp_matches_the_reference_numbers() {
