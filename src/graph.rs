@@ -84,8 +84,11 @@ struct FrameStep<'a> {
     now: FrameTime,
 }
 
-/// What a layer plays.
+/// What a layer plays. An explicit tag (`repr(u8)`): every frame dispatches on it several
+/// times per layer, and a tag byte is read directly where a niche in the tree's fields had
+/// to be decoded first.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum Source {
     BlendTree(TreeRuntime),
     Clip(ClipRuntime),
