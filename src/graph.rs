@@ -84,8 +84,11 @@ struct FrameStep<'a> {
     now: FrameTime,
 }
 
-/// What a layer plays.
+/// What a layer plays. An explicit tag (`repr(u8)`): every frame dispatches on it several
+/// times per layer, and a tag byte is read directly where a niche in the tree's fields had
+/// to be decoded first.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum Source {
     BlendTree(TreeRuntime),
     Clip(ClipRuntime),
@@ -415,6 +418,26 @@ struct SourceOutput<'a> {
     output: f64,
 }
 
+impl SourceOutput<'_> {
+    /// Writes `scale × share` of the live leaves (of all, if `live` is `None`) into `column`,
+    /// the layer's leaves in one column of a channel.
+    #[inline(always)]
+    fn write(&self, column: &mut [f64], scale: f64) {
+        match self.live {
+            Some(live) => {
+                for &leaf in live {
+                    column[leaf as usize] = scale * self.shares[leaf as usize];
+                }
+            }
+            None => {
+                for (weight, share) in column.iter_mut().zip(self.shares) {
+                    *weight = scale * share;
+                }
+            }
+        }
+    }
+}
+
 /// One layer of a graph.
 #[derive(Clone, Debug)]
 pub struct Layer {
@@ -454,12 +477,17 @@ pub struct Graph {
     /// weight, every leaf's additive weight, the `<default>` share and the output weight
     /// (see [`Graph::channel_numbers`]).
     numbers: Vec<f64>,
+    /// Decided when the layers are listed: one channel, and every layer an override without
+    /// a mask. Such a graph composes without channel strides, masks or additive columns
+    /// ([`Graph::compose`]); the numbers are the same.
+    overrides_only: bool,
 }
 
 impl Graph {
     /// A graph with the given layers over `channels` (bottom layer first).
     pub fn new(channels: Vec<String>, layers: Vec<Layer>) -> Self {
-        let mut graph = Graph { numbers: [1.0, 0.0].repeat(channels.len()), leaves: Vec::new(), channels, layers };
+        let numbers = [1.0, 0.0].repeat(channels.len());
+        let mut graph = Graph { numbers, leaves: Vec::new(), channels, layers, overrides_only: false };
         graph.relist_leaves();
         graph
     }
@@ -482,6 +510,7 @@ impl Graph {
         }
         self.numbers = numbers;
         self.leaves = leaves;
+        self.overrides_only = self.channels.len() == 1 && self.layers.iter().all(|l| l.mask.is_none() && !l.additive);
     }
 
     /// The numbers of `channel`: effective weights, additive weights, `<default>`, output.
@@ -767,22 +796,40 @@ impl Graph {
 
     /// The effective weights of every channel from the sources' shares (REFERENCE §6, see the
     /// module's documentation), top layer first; the playbacks' live leaves are cleared with
-    /// the last channel.
+    /// the last channel. A graph of overrides only is one channel's numbers, every layer
+    /// covering it.
     fn compose(&mut self) {
-        let count = self.leaves.len();
-        let stride = 2 * count + 2;
+        if self.overrides_only {
+            return compose_channel(&mut self.layers, 0, Composition::OverridesOnly, &mut self.numbers);
+        }
+        let stride = 2 * self.leaves.len() + 2;
         let last = self.channels.len() - 1;
         for channel in 0..=last {
             let numbers = &mut self.numbers[channel * stride..][..stride];
-            compose_channel(&mut self.layers, channel, channel == last, numbers);
+            let composition = if channel == last { Composition::LastChannel } else { Composition::Channel };
+            compose_channel(&mut self.layers, channel, composition, numbers);
         }
     }
 }
 
+/// How [`compose_channel`] treats one channel: what it may assume of the layers, and whether
+/// the playbacks' live leaves are cleared after it.
+#[derive(Clone, Copy, PartialEq)]
+enum Composition {
+    /// Any channel but the last, of any graph.
+    Channel,
+    /// The last channel of any graph.
+    LastChannel,
+    /// The only channel of a graph whose layers are all overrides without a mask.
+    OverridesOnly,
+}
+
 /// [`Graph::compose`] of `channel` into its `numbers` (effective weights, additive weights,
-/// `<default>`, output weight); `last`: the last channel, after which the playbacks' live
-/// leaves are cleared.
-fn compose_channel(layers: &mut [Layer], channel: usize, last: bool, numbers: &mut [f64]) {
+/// `<default>`, output weight). Inlined at each call, so that a graph of overrides only
+/// composes without the mask and additive tests (`composition` is a constant there).
+#[inline(always)]
+fn compose_channel(layers: &mut [Layer], channel: usize, composition: Composition, numbers: &mut [f64]) {
+    let overrides_only = composition == Composition::OverridesOnly;
     let count = (numbers.len() - 2) / 2;
     let (effective, rest) = numbers.split_at_mut(count);
     let (additive, totals) = rest.split_at_mut(count);
@@ -791,29 +838,20 @@ fn compose_channel(layers: &mut [Layer], channel: usize, last: bool, numbers: &m
     for layer in layers.iter_mut().rev() {
         // An asleep source has no share and changes nothing (×(1 − weight·0)).
         if let Some(out) = layer.source.output(channel)
-            && layer.covers(channel)
+            && (overrides_only || layer.covers(channel))
         {
-            let column = if layer.additive { &mut *additive } else { &mut *effective };
-            let column = &mut column[layer.leaves.clone()];
-            let scale = if layer.additive { layer.weight } else { remaining * layer.weight };
-            match out.live {
-                Some(live) => {
-                    for &leaf in live {
-                        column[leaf as usize] = scale * out.shares[leaf as usize];
-                    }
-                }
-                None => {
-                    for (weight, share) in column.iter_mut().zip(out.shares) {
-                        *weight = scale * share;
-                    }
-                }
-            }
-            if !layer.additive {
+            let is_additive = !overrides_only && layer.additive;
+            let column = if is_additive { &mut *additive } else { &mut *effective };
+            let scale = if is_additive { layer.weight } else { remaining * layer.weight };
+            out.write(&mut column[layer.leaves.clone()], scale);
+            if !is_additive {
                 remaining *= 1.0 - layer.weight * out.coverage.min(1.0);
                 untouched *= 1.0 - layer.weight * out.output.min(1.0);
             }
         }
-        if last && let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source {
+        if composition != Composition::Channel
+            && let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source
+        {
             p.clear_live();
         }
     }
@@ -846,4 +884,61 @@ fn unique_leaf_names(leaves: &mut [GraphLeaf], layers: &[Layer]) {
 
 fn full_layer(name: &str, source: Source) -> Layer {
     Layer { name: name.into(), weight: 1.0, mask: None, additive: false, source, leaves: 0..0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::CROWD_LIBRARY;
+    use crate::clock::Clock;
+    use crate::compile::compile;
+    use crate::config::SourceFile;
+
+    /// A graph of overrides only, over the crowd's assets: a partial override timeline
+    /// (weight 0.7) over a clip (weight 0.4) over a tree, on one channel.
+    const OVERRIDES: &str = r#"
+[graphs.overrides]
+layers = [
+  { name = "base", blend_tree = "locomotion" },
+  { name = "idle", clip = "idle", weight = 0.4 },
+  { name = "hit", timeline = "hit_reaction", autoplay = false, weight = 0.7 },
+]
+"#;
+
+    fn bits(numbers: &[f64]) -> Vec<u64> {
+        numbers.iter().map(|n| n.to_bits()).collect()
+    }
+
+    /// The lean composition of a graph of overrides only gives bit for bit the numbers and
+    /// events of the general one, while its timeline plays, stops, sleeps and restarts.
+    #[test]
+    fn overrides_only_composes_as_the_general_path() {
+        let compiled =
+            compile(&[SourceFile { path: "overrides.toml".into(), text: format!("{CROWD_LIBRARY}{OVERRIDES}") }]);
+        let snapshot = compiled.snapshot.expect("the library compiles");
+        let def = &snapshot.graphs[snapshot.graph_id("overrides").expect("graph")];
+        let mut clock = Clock::default();
+        let mut lean = Graph::from_def(&snapshot, def, clock.now(), &mut 0);
+        assert!(lean.overrides_only);
+        let mut general = lean.clone();
+        general.overrides_only = false;
+        let hit = snapshot.timeline_id("hit_reaction").expect("timeline");
+        let layer = lean.layer_index("hit").expect("layer");
+        let mut params: Vec<ParamState> = snapshot.parameters.iter().map(ParamState::at_default).collect();
+        let (mut lean_events, mut general_events) = (Vec::new(), Vec::new());
+        for frame in clock.plan_frames(240).expect("frames") {
+            clock.enter(frame);
+            let speed = (frame as f64 * 0.05).sin().abs();
+            params[0] = ParamState { raw: speed, smoothed: speed, velocity: 0.0 };
+            for (graph, events) in [(&mut lean, &mut lean_events), (&mut general, &mut general_events)] {
+                if frame % 70 == 5 {
+                    graph.play(&snapshot, layer, hit, clock.now(), Ticks::ZERO, frame as u64, events);
+                }
+                graph.update(&snapshot, &params, clock.frame_seconds(), clock.now(), events);
+            }
+            assert_eq!(bits(&lean.numbers), bits(&general.numbers), "frame {frame}");
+        }
+        assert!(!lean_events.is_empty());
+        assert_eq!(lean_events, general_events);
+    }
 }
