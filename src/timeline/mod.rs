@@ -94,6 +94,28 @@ pub enum ClipMotion {
     Timeline(TimelineId),
 }
 
+/// A clip's weight at a time, and the span of times around it where the weight stays the same
+/// ([`TimelineClip::weigh`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weighing {
+    pub weight: f64,
+    /// Half-open; empty where the next tick may weigh differently.
+    pub steady: std::ops::Range<Ticks>,
+}
+
+/// Where a time is for a clip's weight ([`TimelineClip::weigh`]).
+enum Place {
+    /// Before `start`: the weight is `mix_in(start)`.
+    Before,
+    /// After `end`: the weight is `mix_out(end)`.
+    After,
+    /// In `[start, end]`, short of a mix's end ([`progress_over`]).
+    OnAMix,
+    /// In `[start, end]`, past both mixes' ends (the plateau, or a tick of it whose
+    /// bounds [`TimelineClip::plateau_around`] finds).
+    BetweenMixes,
+}
+
 /// A compiled timeline clip. Times are ticks on the timeline; durations of mixes are seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimelineClip {
@@ -122,15 +144,17 @@ pub struct TimelineClip {
     pub task: Option<Task>,
 }
 
-/// `min(ticks / (seconds · 1e12), 1)`: how far a span in ticks is into a length in seconds.
-/// A span at or past the length is 1 without a division (a clip between its mixes, every
-/// frame of a plateau); a curve clamps its input to [0, 1] anyway.
-fn ticks_over(ticks: i64, seconds: f64) -> f64 {
+/// How far a span in ticks is into a length in seconds, `min(ticks / (seconds · 1e12), 1)`, and
+/// whether it falls short of it (`ticks as f64 < seconds · 1e12`: on a mix of that length). A
+/// span at or past the length is 1 without a division (a clip between its mixes, every frame
+/// of a plateau); a curve clamps its input to [0, 1] anyway. The quotient alone does not tell
+/// the two apart: a span just short of the length may divide to exactly 1.
+fn progress_over(ticks: i64, seconds: f64) -> (f64, bool) {
     let (span, length) = (ticks as f64, seconds * TICKS_PER_SECOND as f64);
-    if span >= length { 1.0 } else { span / length }
+    if span >= length { (1.0, false) } else { (span / length, span < length) }
 }
 
-/// The fewest ticks from which [`ticks_over`] is 1 for a length of `seconds`:
+/// The fewest ticks from which [`progress_over`] is 1 for a length of `seconds`:
 /// `⌈seconds · 1e12⌉` (the truncation, plus one where it falls short: `f64::ceil` is a call
 /// of the math library here); `None` where no tick reaches it. Ticks as `f64` grow with
 /// ticks, so every longer span is 1 too.
@@ -148,19 +172,26 @@ impl TimelineClip {
 
     /// `mix_in(t) = curve((t − start)/mix_in)` (1 when there is no mix in), as one division
     /// of the ticks since `start` by the mix's length in ticks: a frame's weight waits on a
-    /// single division (measured: 2% of a crowd frame against seconds divided twice).
-    fn mix_in_at(&self, t: Ticks) -> f64 {
-        if self.mix_in <= 0.0 { 1.0 } else { self.mix_in_curve.at(ticks_over((t - self.start).0, self.mix_in)) }
+    /// single division (measured: 2% of a crowd frame against seconds divided twice); with
+    /// whether `t` is on the mix in ([`progress_over`]; never without one).
+    fn mix_in_at(&self, t: Ticks) -> (f64, bool) {
+        if self.mix_in <= 0.0 {
+            (1.0, false)
+        } else {
+            let (p, short) = progress_over((t - self.start).0, self.mix_in);
+            (self.mix_in_curve.at(p), short)
+        }
     }
 
     /// `mix_out(t) = 1 − curve((t − (end − mix_out))/mix_out) = 1 − curve(1 − (end − t)/mix_out)`
     /// (1 when there is no mix out); the quotient as in [`TimelineClip::mix_in_at`], so the
-    /// weight at `end` is exactly 0.
-    fn mix_out_at(&self, t: Ticks) -> f64 {
+    /// weight at `end` is exactly 0; with whether `t` is on the mix out.
+    fn mix_out_at(&self, t: Ticks) -> (f64, bool) {
         if self.mix_out <= 0.0 {
-            1.0
+            (1.0, false)
         } else {
-            1.0 - self.mix_out_curve.at(1.0 - ticks_over((self.end - t).0, self.mix_out))
+            let (p, short) = progress_over((self.end - t).0, self.mix_out);
+            (1.0 - self.mix_out_curve.at(1.0 - p), short)
         }
     }
 
@@ -181,47 +212,49 @@ impl TimelineClip {
     /// interval `[start, end]` `mix_in(t)·mix_out(t)`; before it (pre-extrapolation)
     /// `mix_in(start)`; after it `mix_out(end)`.
     pub fn weight_at(&self, t: Ticks) -> f64 {
+        self.weight_and_place(t).0
+    }
+
+    /// [`TimelineClip::weight_at`] and the span around `t`, half-open, over which it stays
+    /// that: before `start` and after `end` (extrapolated: constant), and between the mixes,
+    /// where both are at their plateau — from `start + ⌈mix_in·1e12⌉` to `end − ⌈mix_out·1e12⌉`
+    /// ticks both quotients are 1 (a mix of length 0 is 1 throughout). Empty on a mix, told by
+    /// the comparisons that give the quotients (a frame on a mix asks every time): one
+    /// evaluation of each mix gives both.
+    pub fn weigh(&self, t: Ticks) -> Weighing {
+        let (weight, place) = self.weight_and_place(t);
+        let steady = match place {
+            Place::Before => Ticks(i64::MIN)..self.start,
+            Place::After => Ticks(self.end.0 + 1)..Ticks(i64::MAX),
+            Place::OnAMix => t..t,
+            Place::BetweenMixes => self.plateau_around(t),
+        };
+        Weighing { weight, steady }
+    }
+
+    /// [`TimelineClip::weight_at`], and where `t` is for it.
+    #[inline(always)]
+    fn weight_and_place(&self, t: Ticks) -> (f64, Place) {
         if t < self.start {
-            self.mix_in_at(self.start)
+            (self.mix_in_at(self.start).0, Place::Before)
         } else if t > self.end {
-            self.mix_out_at(self.end)
+            (self.mix_out_at(self.end).0, Place::After)
         } else {
-            self.mix_in_at(t) * self.mix_out_at(t)
+            let ((mix_in, short_in), (mix_out, short_out)) = (self.mix_in_at(t), self.mix_out_at(t));
+            (mix_in * mix_out, if short_in || short_out { Place::OnAMix } else { Place::BetweenMixes })
         }
     }
 
-    /// The span around `t`, half-open, over which [`TimelineClip::weight_at`] stays what it is
-    /// at `t`: before `start` and after `end` (extrapolated: constant), and between the mixes,
-    /// where both are at their plateau — from `start + ⌈mix_in·1e12⌉` to
-    /// `end − ⌈mix_out·1e12⌉` ticks both quotients of [`TimelineClip::mix_in_at`] and
-    /// [`TimelineClip::mix_out_at`] are 1 (a mix of length 0 is 1 throughout). Empty on a mix.
-    pub fn steady_weight_span(&self, t: Ticks) -> std::ops::Range<Ticks> {
-        if t < self.start {
-            return Ticks(i64::MIN)..self.start;
-        }
-        if t > self.end {
-            return Ticks(self.end.0 + 1)..Ticks(i64::MAX);
-        }
-        if self.on_a_mix(t) {
-            return t..t;
-        }
+    /// The plateau `[start + ⌈mix_in·1e12⌉, end − ⌈mix_out·1e12⌉ + 1)` where `t` is in it, else
+    /// the empty `t..t`. Out of line: a playback asks once per plateau.
+    #[inline(never)]
+    fn plateau_around(&self, t: Ticks) -> std::ops::Range<Ticks> {
         let plateau_after = |seconds: f64| if seconds <= 0.0 { Some(0) } else { ticks_reaching(seconds) };
         let (Some(after_in), Some(before_out)) = (plateau_after(self.mix_in), plateau_after(self.mix_out)) else {
             return t..t;
         };
         let (first, last) = (self.start + Ticks(after_in), self.end - Ticks(before_out));
         if first <= t && t <= last { first..last + Ticks(1) } else { t..t }
-    }
-
-    /// Whether `t` in `[start, end]` is on a mix: the ticks since `start` (until `end`), as
-    /// `f64`, fall short of the mix in (out) in ticks, `mix · 1e12`, where [`ticks_over`] is
-    /// below 1. Then the steady span is empty without the plateau's bounds (a frame on a mix asks
-    /// every time), exactly as with them: `ticks as f64 < length` puts `ticks` below
-    /// `ticks_reaching(mix)`, whose `f64` is at least `length` (ticks to `f64` never decrease),
-    /// so `t` is before the plateau (after it).
-    fn on_a_mix(&self, t: Ticks) -> bool {
-        let short = |ticks: Ticks, seconds: f64| seconds > 0.0 && (ticks.0 as f64) < seconds * TICKS_PER_SECOND as f64;
-        short(t - self.start, self.mix_in) || short(self.end - t, self.mix_out)
     }
 
     /// The clip's local time at timeline time `t` (REFERENCE §3.4): `u = t − start`, mapped
@@ -455,17 +488,19 @@ mod tests {
             ..clip(0.0, 0.6)
         };
         let s = |secs: f64| Ticks::from_secs(secs).unwrap();
-        let plateau = c.steady_weight_span(s(0.3));
+        let steady = |t: Ticks| c.weigh(t).steady;
+        let weight = |t: Ticks| c.weigh(t).weight;
+        let plateau = steady(s(0.3));
         assert_eq!(plateau, s(0.1)..s(0.5) + Ticks(1));
         for t in [plateau.start, s(0.3), s(0.5)] {
-            assert_eq!(c.weight_at(t), 1.0);
+            assert_eq!(weight(t), 1.0);
         }
         for t in [plateau.start - Ticks(1), plateau.end] {
-            assert!(c.weight_at(t) < 1.0);
+            assert!(weight(t) < 1.0);
         }
-        assert!(c.steady_weight_span(s(0.05)).is_empty(), "on a mix");
-        assert_eq!(c.steady_weight_span(s(-1.0)), Ticks(i64::MIN)..s(0.0));
-        assert_eq!(c.steady_weight_span(s(0.7)), s(0.6) + Ticks(1)..Ticks(i64::MAX));
+        assert!(steady(s(0.05)).is_empty(), "on a mix");
+        assert_eq!(steady(s(-1.0)), Ticks(i64::MIN)..s(0.0));
+        assert_eq!(steady(s(0.7)), s(0.6) + Ticks(1)..Ticks(i64::MAX));
     }
 
     #[test]
@@ -478,7 +513,9 @@ mod tests {
             let near = |b: Ticks| (-3..=3).map(move |d| b + Ticks(d));
             for t in [c.start, first, last, c.end].into_iter().flat_map(near) {
                 if (c.start..=c.end).contains(&t) {
-                    assert_eq!(c.on_a_mix(t), !(first <= t && t <= last), "{mix_in} {mix_out} at {t:?}");
+                    assert_eq!(c.weigh(t).weight.to_bits(), c.weight_at(t).to_bits());
+                    let on_a_mix = c.weigh(t).steady.is_empty();
+                    assert_eq!(on_a_mix, !(first <= t && t <= last), "{mix_in} {mix_out} at {t:?}");
                 }
             }
         }

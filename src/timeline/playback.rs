@@ -151,7 +151,7 @@ pub struct Playback {
     /// empty when `active` was changed otherwise.
     steady: std::ops::Range<Ticks>,
     /// Where no active clip's weight changes: the intersection of their
-    /// [`steady_weight_span`](super::TimelineClip::steady_weight_span)s at the last
+    /// steady spans ([`weigh`](super::TimelineClip::weigh)) at the last
     /// evaluation that weighed them; emptied with each query of the interval tree.
     settled: std::ops::Range<Ticks>,
     enabled: Flags,
@@ -726,8 +726,8 @@ impl Playback {
         mixer.clip_shares[c] = 0.0;
         for leaf in self.clip_leaves[c].clone() {
             mixer.shares.chunks_exact_mut(count).for_each(|channel| channel[leaf] = 0.0);
-            self.live.mark(leaf as u32);
         }
+        self.mark_clip_leaves_live(c);
         if let Inner::Nested(nested) = &mut self.inner[c] {
             nested.leave(snapshot, events);
         }
@@ -808,20 +808,58 @@ impl Playback {
         if !self.settled.contains(&t) {
             changed |= self.weigh(def, t);
         }
+        if self.move_plain_times(def, t) {
+            changed = true;
+            self.move_inner_runtimes(t, (snapshot, params), nested_follow, events);
+        }
+        if changed {
+            self.compose(def);
+        }
+    }
+
+    /// Moves each active clip without a runtime of its own to its local time at `t`; returns
+    /// whether an active clip has one (a tree, a nested timeline), left to
+    /// [`Playback::move_inner_runtimes`]. A clip's local time is its own: the order in which
+    /// clips move changes nothing, and a plain clip reads nothing of `inner`.
+    ///
+    /// Always inlined, with the local times indexed where the layout puts them: as a call that
+    /// cut out the part first, the crowd ran 0.6% more instructions.
+    #[inline(always)]
+    fn move_plain_times(&mut self, def: &Timeline, t: Ticks) -> bool {
+        let (times, numbers): (usize, &mut [f64]) = (self.layout.start(CLIP_TIMES), &mut self.numbers);
+        let mut inner_runtimes = false;
+        for &c in &self.active {
+            let clip = &def.clips[c as usize];
+            if clip.has_inner_runtime() {
+                inner_runtimes = true;
+            } else {
+                numbers[times + c as usize] = clip.local_time_at(t);
+            }
+        }
+        inner_runtimes
+    }
+
+    /// Moves each active clip with a runtime of its own to its local time at `t`, in active
+    /// order, and its tree or nested timeline follows (the events in that order). Out of
+    /// line: a plain clip has no runtime of its own.
+    #[inline(never)]
+    fn move_inner_runtimes(
+        &mut self,
+        t: Ticks,
+        (snapshot, params): (&Snapshot, &[ParamState]),
+        nested_follow: NestedFollow,
+        events: &mut Vec<EventKind>,
+    ) {
+        let def = &snapshot.timelines[self.timeline];
         let times = self.layout.start(CLIP_TIMES);
         for i in 0..self.active.len() {
             let c = self.active[i] as usize;
             let clip = &def.clips[c];
-            let time = clip.local_time_at(t);
-            let previous = std::mem::replace(&mut self.numbers[times + c], time);
-            // Only a clip with a runtime of its own reads `inner` (the others skip its memory).
             if clip.has_inner_runtime() {
-                changed = true;
+                let time = clip.local_time_at(t);
+                let previous = std::mem::replace(&mut self.numbers[times + c], time);
                 self.follow_inner(snapshot, params, c, (previous, time), nested_follow, events);
             }
-        }
-        if changed {
-            self.compose(def);
         }
     }
 
@@ -865,22 +903,20 @@ impl Playback {
     fn weigh(&mut self, def: &Timeline, t: Ticks) -> bool {
         let mut changed = false;
         let mut settled = Ticks(i64::MIN)..Ticks(i64::MAX);
-        let [clip_weights, _, _] = self.layout.clip_parts(&mut self.numbers);
+        let (weights, numbers): (usize, &mut [f64]) = (self.layout.start(CLIP_WEIGHTS), &mut self.numbers);
         for &c in &self.active {
             let clip = &def.clips[c as usize];
-            let weight = clip.weight_at(t);
-            changed |= weight != clip_weights[c as usize];
-            clip_weights[c as usize] = weight;
-            let span = clip.steady_weight_span(t);
-            settled = settled.start.max(span.start)..settled.end.min(span.end);
+            let super::Weighing { weight, steady } = clip.weigh(t);
+            let previous = std::mem::replace(&mut numbers[weights + c as usize], weight);
+            changed |= weight != previous;
+            settled = settled.start.max(steady.start)..settled.end.min(steady.end);
         }
         self.settled = settled;
         changed
     }
 
     /// Clip `c`'s blend tree or nested timeline follows its local time from `previous` to
-    /// `time`. Out of line: a plain clip has no runtime of its own.
-    #[inline(never)]
+    /// `time`.
     fn follow_inner(
         &mut self,
         snapshot: &Snapshot,
@@ -1002,14 +1038,18 @@ impl Playback {
         let layer = OneLayerMix::of(sum);
         (numbers[at[LAYER_RAW]], numbers[at[LAYER_INPUTS]], numbers[at[TRACK_OUTPUTS]], numbers[at[LAYER_FACTORS]]) =
             (layer.sum, layer.input, layer.sum, layer.factor);
+        // What every channel reads of the clip, read once: its share in the layer, its leaves
+        // and whether their inner shares are read.
+        let placed = on_layer.map(|c| {
+            let clip_share = layer.factor * numbers[at[CLIP_SHARES] + c];
+            (clip_share, self.clip_leaves[c].clone(), def.clips[c].has_inner_runtime())
+        });
         for channel in 0..self.layout.channels {
-            let coverage = match on_layer {
-                Some(c) => {
-                    let clip_share = layer.factor * numbers[at[CLIP_SHARES] + c];
+            let coverage = match &placed {
+                Some((clip_share, leaves, inner_runtime)) => {
                     let inner = |leaf: usize| inner_share(&self.leaves, &self.inner, leaf, channel);
                     let shares = &mut numbers[at[SHARES] + channel * count..][..count];
-                    let leaves = self.clip_leaves[c].clone();
-                    write_clip_leaf_shares(0.0, &def.clips[c], clip_share, leaves, inner, shares)
+                    write_clip_leaf_shares(0.0, *clip_share, (leaves.clone(), *inner_runtime), inner, shares)
                 }
                 None => 0.0,
             };
@@ -1033,9 +1073,7 @@ impl Playback {
     /// Clip `c`'s leaves are live: their shares were just written (or zeroed).
     #[inline(always)]
     fn mark_clip_leaves_live(&mut self, c: usize) {
-        for leaf in self.clip_leaves[c].clone() {
-            self.live.mark(leaf as u32);
-        }
+        self.live.mark_all(self.clip_leaves[c].clone());
     }
 
     /// Forgets the live leaves once the graph has copied them.
@@ -1059,9 +1097,14 @@ struct LiveLeaves {
 }
 
 impl LiveLeaves {
-    fn mark(&mut self, leaf: u32) {
-        if !std::mem::replace(&mut self.marked[leaf as usize], true) {
-            self.list.push(leaf);
+    /// Marks `leaves` (a clip's), with their flags cut out once.
+    #[inline(always)]
+    fn mark_all(&mut self, leaves: std::ops::Range<usize>) {
+        let LiveLeaves { list, marked } = self;
+        for (leaf, marked) in leaves.clone().zip(&mut marked[leaves]) {
+            if !std::mem::replace(marked, true) {
+                list.push(leaf as u32);
+            }
         }
     }
 
@@ -1169,24 +1212,25 @@ fn write_leaf_shares(
         let clip = &def.clips[c];
         let Some(l) = clip.layer else { continue };
         let clip_share = layer_factors[l] * clip_shares[c];
-        coverage = write_clip_leaf_shares(coverage, clip, clip_share, clip_leaves[c].clone(), &inner_share, shares);
+        let leaves = (clip_leaves[c].clone(), clip.has_inner_runtime());
+        coverage = write_clip_leaf_shares(coverage, clip_share, leaves, &inner_share, shares);
     }
     coverage
 }
 
-/// The shares of one clip's `leaves` (written to `shares`): `clip_share × inner_share`;
-/// returns `coverage` plus each of them in leaf order.
+/// The shares of one clip's leaves (written to `shares`): `clip_share × inner_share`;
+/// returns `coverage` plus each of them in leaf order. `leaves` is the clip's leaves and
+/// whether it has a runtime of its own ([`super::TimelineClip::has_inner_runtime`]).
 fn write_clip_leaf_shares(
     mut coverage: f64,
-    clip: &super::TimelineClip,
     clip_share: f64,
-    leaves: std::ops::Range<usize>,
+    (leaves, inner_runtime): (std::ops::Range<usize>, bool),
     inner_share: impl Fn(usize) -> f64,
     shares: &mut [f64],
 ) -> f64 {
     for leaf in leaves {
         // A plain clip's one leaf has inner share 1 (its runtime data is not read).
-        let share = if clip.has_inner_runtime() { clip_share * inner_share(leaf) } else { clip_share };
+        let share = if inner_runtime { clip_share * inner_share(leaf) } else { clip_share };
         shares[leaf] = share;
         coverage += share;
     }
