@@ -361,23 +361,22 @@ impl Source {
     /// whose playback can no longer change anything ([`TimelineSlot::awake`]): its shares,
     /// coverage and output are 0 and stay so.
     fn output(&self, channel: usize) -> Option<SourceOutput<'_>> {
-        fn whole(shares: &[f64], coverage: f64) -> SourceOutput<'_> {
-            SourceOutput { shares, live: None, coverage, output: coverage }
+        fn whole(shares: &[f64], coverage: Coverage) -> SourceOutput<'_> {
+            SourceOutput { shares, live: None, coverage }
         }
         match self {
-            Source::BlendTree(tree) => Some(whole(tree.leaf_weights(), tree.coverage())),
-            Source::Clip(_) => Some(whole(&FULL, 1.0)),
+            Source::BlendTree(tree) => Some(whole(tree.leaf_weights(), Coverage::SumClamped)),
+            Source::Clip(_) => Some(whole(&FULL, Coverage::Known { coverage: 1.0, output: 1.0 })),
             Source::Timeline(slot) if !slot.awake => None,
             Source::Timeline(slot) => Some(slot.playback.as_ref().map_or(
-                SourceOutput { shares: &[], live: Some(&[]), coverage: 0.0, output: 0.0 },
+                SourceOutput { shares: &[], live: Some(&[]), coverage: Coverage::Known { coverage: 0.0, output: 0.0 } },
                 |p| SourceOutput {
                     shares: p.shares(channel),
                     live: Some(p.live_leaves()),
-                    coverage: p.coverage(channel),
-                    output: p.output_weight(channel),
+                    coverage: Coverage::Known { coverage: p.coverage(channel), output: p.output_weight(channel) },
                 },
             )),
-            Source::Transitions(set) => Some(whole(&set.shares, set.shares.iter().sum::<f64>().min(1.0))),
+            Source::Transitions(set) => Some(whole(&set.shares, Coverage::SumCapped)),
         }
     }
 
@@ -411,18 +410,32 @@ struct SourceOutput<'a> {
     /// A timeline's other leaves are inactive clips with share 0, so a frame costs what its
     /// active clips cost however long the timeline is.
     live: Option<&'a [u32]>,
-    /// How much of the channel the source fills, in [0, 1]: `Σ shares`.
-    coverage: f64,
-    /// Its output weight: the coverage, except for a timeline, whose output is its root
-    /// mixer's value.
-    output: f64,
+    /// How much of the channel the source fills, and its output weight.
+    coverage: Coverage,
+}
+
+/// A source's coverage of a channel (how much of it the source fills: `Σ shares`) and its
+/// output weight (the coverage, except for a timeline, whose output is its root mixer's
+/// value). A tree's and a transition set's are the sum of the shares [`SourceOutput::write`]
+/// writes, taken there in the same order (from −0.0, as `Iterator::sum`) so that the bits
+/// are those of a separate `Σ`, without a second pass over the shares.
+#[derive(Clone, Copy)]
+enum Coverage {
+    /// Given by the source (a clip's 1, a timeline's).
+    Known { coverage: f64, output: f64 },
+    /// `Σ shares` clamped to `[0, 1]` (a tree: 0 when every weight is 0).
+    SumClamped,
+    /// `min(Σ shares, 1)` (a transition set).
+    SumCapped,
 }
 
 impl SourceOutput<'_> {
     /// Writes `scale × share` of the live leaves (of all, if `live` is `None`) into `column`,
-    /// the layer's leaves in one column of a channel.
+    /// the layer's leaves in one column of a channel, and returns the source's (coverage,
+    /// output weight): a sum of the shares is taken as they are written.
     #[inline(always)]
-    fn write(&self, column: &mut [f64], scale: f64) {
+    fn write(&self, column: &mut [f64], scale: f64) -> (f64, f64) {
+        let mut sum = -0.0;
         match self.live {
             Some(live) => {
                 for &leaf in live {
@@ -432,9 +445,16 @@ impl SourceOutput<'_> {
             None => {
                 for (weight, share) in column.iter_mut().zip(self.shares) {
                     *weight = scale * share;
+                    sum += share;
                 }
             }
         }
+        let coverage = match self.coverage {
+            Coverage::Known { coverage, output } => return (coverage, output),
+            Coverage::SumClamped => sum.clamp(0.0, 1.0),
+            Coverage::SumCapped => sum.min(1.0),
+        };
+        (coverage, coverage)
     }
 }
 
@@ -843,10 +863,10 @@ fn compose_channel(layers: &mut [Layer], channel: usize, composition: Compositio
             let is_additive = !overrides_only && layer.additive;
             let column = if is_additive { &mut *additive } else { &mut *effective };
             let scale = if is_additive { layer.weight } else { remaining * layer.weight };
-            out.write(&mut column[layer.leaves.clone()], scale);
+            let (coverage, output) = out.write(&mut column[layer.leaves.clone()], scale);
             if !is_additive {
-                remaining *= 1.0 - layer.weight * out.coverage.min(1.0);
-                untouched *= 1.0 - layer.weight * out.output.min(1.0);
+                remaining *= 1.0 - layer.weight * coverage.min(1.0);
+                untouched *= 1.0 - layer.weight * output.min(1.0);
             }
         }
         if composition != Composition::Channel
@@ -910,7 +930,8 @@ layers = [
     }
 
     /// The lean composition of a graph of overrides only gives bit for bit the numbers and
-    /// events of the general one, while its timeline plays, stops, sleeps and restarts.
+    /// events of the general one, while its timeline plays, stops, sleeps and restarts; the
+    /// coverage a tree's shares are summed to as they are written is its own, bit for bit.
     #[test]
     fn overrides_only_composes_as_the_general_path() {
         let compiled =
@@ -937,6 +958,10 @@ layers = [
                 graph.update(&snapshot, &params, clock.frame_seconds(), clock.now(), events);
             }
             assert_eq!(bits(&lean.numbers), bits(&general.numbers), "frame {frame}");
+            let base = &lean.layers[0].source;
+            let Source::BlendTree(tree) = base else { panic!("the base layer is a tree") };
+            let written = base.output(0).expect("a tree").write(&mut vec![0.0; tree.leaves().len()], 1.0);
+            assert_eq!(bits(&[written.0, written.1]), bits(&[tree.coverage(); 2]), "frame {frame}");
         }
         assert!(!lean_events.is_empty());
         assert_eq!(lean_events, general_events);
