@@ -278,11 +278,6 @@ impl Layout {
             output,
         }
     }
-
-    /// The per-clip parts alone (weights, local times, shares): fewer cuts than [`Layout::mixer`].
-    fn clip_parts(self, numbers: &mut [f64]) -> [&mut [f64]; 3] {
-        crate::parts::split(numbers, [self.length(CLIP_WEIGHTS), self.length(CLIP_TIMES), self.length(CLIP_SHARES)])
-    }
 }
 
 impl Playback {
@@ -879,8 +874,7 @@ impl Playback {
             if self.query.binary_search(&(c as u32)).is_err() {
                 changed = true;
                 let clip = &def.clips[c];
-                let [_, clip_times, _] = self.layout.clip_parts(&mut self.numbers);
-                clip_times[c] = clip.local_time_at(t.min(clip.ext_end));
+                self.numbers[self.layout.start(CLIP_TIMES) + c] = clip.local_time_at(t.min(clip.ext_end));
                 self.disable(snapshot, c, events);
             }
         }
