@@ -201,13 +201,20 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// A number as messages show it: plainly, or in scientific notation when that is shorter
-/// (`1e300`, `-5e-324`), never as hundreds of digits.
+/// A number as messages show it: the shorter of plain and scientific notation (`1e-6`,
+/// `1e300`, `-5e-324`: never hundreds of digits), except that a number of magnitude ≥ 1 is
+/// plain while that takes at most [`PLAIN_WIDTH`] characters — a round number a person typed
+/// (`1000`, `100000`) is not shown as `1e3`.
 pub fn number(v: f64) -> String {
     let plain = format!("{v}");
     let scientific = format!("{v:e}");
-    if scientific.len() < plain.len() { scientific } else { plain }
+    let plain_whole = v.abs() >= 1.0 && plain.len() <= PLAIN_WIDTH;
+    if !plain_whole && scientific.len() < plain.len() { scientific } else { plain }
 }
+
+/// The longest plain number of magnitude ≥ 1 [`number`] shows: room for the 17 significant
+/// digits of any `f64`, a sign and a point.
+const PLAIN_WIDTH: usize = 19;
 
 #[cfg(test)]
 mod tests {
@@ -230,6 +237,27 @@ mod tests {
         let (shown, caret) = excerpt(&long, 1000, 3);
         assert_eq!(shown, format!("…{}BAD{}…", "a".repeat(CONTEXT), "z".repeat(CONTEXT)));
         assert_eq!(caret, format!("{}^^^", " ".repeat(CONTEXT + 1)));
+    }
+
+    #[test]
+    fn numbers_are_plain_unless_that_is_long() {
+        let table: &[(f64, &str)] = &[
+            (1000.0, "1000"),
+            (100000.0, "100000"),
+            (-0.0001, "-1e-4"),
+            (1e-6, "1e-6"),
+            (0.25, "0.25"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e15, "1000000000000000"),
+            (1e20, "1e20"),
+            (1.5e-12, "1.5e-12"),
+            (1e300, "1e300"),
+            (-5e-324, "-5e-324"),
+            (f64::NAN, "NaN"),
+        ];
+        for &(value, shown) in table {
+            assert_eq!(number(value), shown, "{value:e}");
+        }
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl EventSpec {
         for (key, value) in &self.fields {
             let shown = match value {
                 Value::String(s) => s.to_string_lossy(),
-                other => number(other).map_or_else(|| format!("{other:?}"), |n| n.to_string()),
+                other => number(other).map_or_else(|| format!("{other:?}"), crate::config::number),
             };
             let _ = write!(text, " {key}={shown}");
         }
@@ -217,7 +217,9 @@ fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
 pub(crate) fn tolerance(lua: &Lua, what: &str, tol: Option<f64>) -> mlua::Result<f64> {
     match tol.unwrap_or(1e-6) {
         tol if tol >= 0.0 => Ok(tol),
-        tol => Err(located(lua, format!("{what}: the tolerance must be a number ≥ 0, got {tol}"))),
+        tol => {
+            Err(located(lua, format!("{what}: the tolerance must be a number ≥ 0, got {}", crate::config::number(tol))))
+        }
     }
 }
 

@@ -34,6 +34,7 @@ show("unknown leaf", pcall(bl.expect_weights, hero, { leen = 0.8 }))
 show("unknown channel", pcall(bl.expect_weights, hero, { lean = 0.8 }, 1e-6, "uper"))
 show("negative tolerance", pcall(bl.expect_weights, hero, { lean = 0.8 }, -1))
 show("near, negative tolerance", pcall(bl.near, 0.8, 0.8, -1e-9))
+show("near, round numbers", pcall(bl.near, 100000, 1000, 0.5))
 
 -- no_duplicate_events: no event twice in one frame for one actor.
 bl.no_duplicate_events()
