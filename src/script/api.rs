@@ -351,12 +351,41 @@ use std::io::Write as _;
 /// `load`, `loadfile` and `dofile` take Lua source only: a binary chunk (bytecode from
 /// `string.dump`, changed by a byte) can crash the Lua VM, and scripts from colleagues must
 /// never crash blendlab. A binary chunk gets Lua's own error (`attempt to load a binary chunk
-/// (mode is 't')`); everything else, an `env` argument given or not included, works as Lua's.
+/// (mode is 't')`); a mode without `t` refuses a text chunk as Lua does (`attempt to load a
+/// text chunk (mode is 'b')`), found out by loading it as text, which never runs it. Argument
+/// errors are Lua's, located at the script's call, not in this prelude; everything else, an
+/// `env` argument given or not included, works as Lua's.
 const TEXT_CHUNKS_ONLY: &str = r#"
-local load, loadfile = load, loadfile
-_G.load = function(chunk, name, _, ...) return load(chunk, name, "t", ...) end
-_G.loadfile = function(path, _, ...) return loadfile(path, "t", ...) end
+local load, loadfile, type, error = load, loadfile, type, error
+local function optional_string(value, n, name)
+  local kind = type(value)
+  if kind ~= "nil" and kind ~= "string" and kind ~= "number" then
+    error(("bad argument #%d to '%s' (string expected, got %s)"):format(n, name, kind), 3)
+  end
+end
+local function text_only(mode, chunk, message)
+  mode = mode and tostring(mode)
+  if mode == nil or mode:find("t", 1, true) or (message or ""):find("^attempt to load a binary chunk") then
+    return chunk, message
+  end
+  return nil, ("attempt to load a text chunk (mode is '%s')"):format(mode)
+end
+_G.load = function(chunk, name, mode, ...)
+  local kind = type(chunk)
+  if kind ~= "string" and kind ~= "number" and kind ~= "function" then
+    error(("bad argument #1 to 'load' (function expected, got %s)"):format(kind), 2)
+  end
+  optional_string(name, 2, "load")
+  optional_string(mode, 3, "load")
+  return text_only(mode, load(chunk, name, "t", ...))
+end
+_G.loadfile = function(path, mode, ...)
+  optional_string(path, 1, "loadfile")
+  optional_string(mode, 2, "loadfile")
+  return text_only(mode, loadfile(path, "t", ...))
+end
 _G.dofile = function(path)
+  optional_string(path, 1, "dofile")
   local chunk, message = loadfile(path, "t")
   if not chunk then error(message, 0) end
   return chunk()

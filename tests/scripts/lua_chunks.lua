@@ -12,3 +12,13 @@ file:close()
 print(loadfile("lua_chunks.bin"))
 print(pcall(dofile, "lua_chunks.bin"))
 os.remove("lua_chunks.bin")
+-- A mode without "t" refuses a text chunk, as Lua does, and a binary one as ever.
+print(load("return 1", "text", "b"))
+print(load("syntax error here", "text", "b"))
+print(load(bytecode, "dumped", "x"))
+-- Argument errors are located at the call, as Lua's are.
+print(pcall(load, {}))
+print(pcall(load, "return 1", {}))
+print(pcall(loadfile, {}))
+print(pcall(dofile, true))
+print(select(2, pcall(function() loadfile({}) end)))
