@@ -401,8 +401,8 @@ enum Stream {
     Err,
 }
 
-/// `io.write` and `io.stdout:write` write where `print` does (the host's output), and
-/// `io.stderr:write` where diagnostics do, so that a headless run captures everything a
+/// `io.stdout:write` (and `io.write` while the default output is `io.stdout`) writes where
+/// `print` does (the host's output), and `io.stderr:write` where diagnostics do, so that a headless run captures everything a
 /// script writes (once per check, however many runs it makes) and the REPL prints it with the
 /// rest. As Lua's, they take strings and numbers and return the file written, so calls chain
 /// (`io.write(a):write(b)`). Files a script opens write as Lua's do: the standard files'
@@ -411,14 +411,6 @@ enum Stream {
 fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let io: Table = lua.globals().get("io")?;
     let stdout: Value = io.get("stdout")?;
-    let s = state.clone();
-    let file = stdout.clone();
-    let io_write = lua.create_function(move |lua, values: Variadic<Value>| {
-        write_text(lua, &s, Stream::Out, values)?;
-        Ok(file.clone())
-    })?;
-    io.set("write", io_write)?;
-
     let meta: Table = lua.globals().get::<Function>("getmetatable")?.call(&stdout)?;
     let methods: Table = meta.get("__index")?;
     let file_write: Function = methods.get("write")?;
@@ -431,6 +423,13 @@ fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         write_text(lua, &s, stream, values)?;
         Ok(MultiValue::from_iter([target]))
     })?;
+    // `io.write` writes to the default output file, as Lua's: the host's output until
+    // `io.output` changes it (to `io.stderr`, or a file of the script's).
+    let (default_output, write) = (io.get::<Function>("output")?, standard_write.clone());
+    let io_write = lua.create_function(move |_, values: Variadic<Value>| {
+        write.call::<MultiValue>((default_output.call::<Value>(())?, values))
+    })?;
+    io.set("write", io_write)?;
     let index = lua.create_function(move |_, (target, key): (Value, Value)| {
         let write = matches!(&key, Value::String(k) if k == "write");
         if write && standard.iter().any(|(file, _)| *file == target) {
