@@ -252,30 +252,38 @@ impl FlatOneD {
         (Leaves { weights, times }, input)
     }
 
-    /// [`TreeShape::evaluate`] of the flat `1d` tree with `numbers` ([`FlatOneD::split`]): the
-    /// blend input (the parameter's state and settings through `blend_input`, which is
-    /// [`ParamState::blend_input`] or, for a `plain` parameter, the smoothed value) goes to the
-    /// cached one and, when it differs from what was there (a NaN always does, and the cached
-    /// input is NaN until the first frame: [`TreeRuntime::new`]), the weights to the leaf
-    /// weights, counted in `evaluations`. Returns the leaves.
+    /// [`TreeShape::evaluate`] of the flat `1d` tree with `numbers` ([`FlatOneD::split`]) at
+    /// blend input `input`: it goes to the cached one and, when it differs from what was there
+    /// (a NaN always does, and the cached input is NaN until the first frame:
+    /// [`TreeRuntime::new`]), the weights to the leaf weights, counted in `evaluations`.
+    /// Returns the leaves.
     #[inline(always)]
-    fn evaluate<'a>(
-        &self,
-        params: &[ParamState],
-        numbers: &'a mut [f64],
-        evaluations: &mut u64,
-        blend_input: impl Fn(&ParamState, &Parameter) -> f64,
-    ) -> Leaves<'a> {
+    fn evaluate<'a>(&self, numbers: &'a mut [f64], input: f64, evaluations: &mut u64) -> Leaves<'a> {
         let (leaves, cached) = self.split(numbers);
-        let input = blend_input(&params[self.parameter], &self.settings);
-        let changed = *cached != input;
-        *cached = input;
-        if changed {
-            *evaluations += 1;
+        if *cached != input {
             self.thresholds.weights(input, leaves.weights);
+            *evaluations += 1;
         }
+        *cached = input;
         leaves
     }
+}
+
+/// The flat `1d` frame at blend input `input` ([`FlatOneD::evaluate`], then [`end_frame`]),
+/// out of line with each part of the runtime as its own argument: so LLVM knows that the
+/// numbers are not the shape's, and neither reads the shape's lengths again after a write nor
+/// checks at run time that the weights and the thresholds do not overlap.
+#[inline(never)]
+fn flat_frame(
+    shape: &TreeShape,
+    flat: &FlatOneD,
+    numbers: &mut [f64],
+    evaluations: &mut u64,
+    clock: &mut Clock,
+    (input, dt): (f64, f64),
+) {
+    let leaves = flat.evaluate(numbers, input, evaluations);
+    end_frame(shape, leaves, clock, dt);
 }
 
 /// A [`TreeRuntime`]'s leaf weights and leaf times, what a frame's time step reads.
@@ -555,9 +563,10 @@ impl TreeRuntime {
     /// One logic frame: recompute weights if any node's blend inputs changed,
     /// then advance local times by `dt` seconds (0 to only evaluate).
     ///
-    /// A flat `1d` tree of a plain parameter ([`FlatOneD::plain`]) takes the flat path in
-    /// this function's own body; other trees leave it at once, so that the common frame calls
-    /// nothing (but the rare wrap) and saves no registers.
+    /// A flat `1d` tree of a plain parameter ([`FlatOneD::plain`]) reads its blend input here
+    /// and goes on to [`flat_frame`]; a shaped parameter and other trees leave at once
+    /// ([`TreeRuntime::update_flat_shaped`], [`TreeRuntime::update_nested`]), so that the
+    /// common frame reads no settings and calls nothing but its frame.
     pub fn update(&mut self, params: &[ParamState], dt: f64) {
         match self.shape.flat_one_d.as_ref().map(|flat| flat.plain) {
             Some(true) => self.update_flat(params, dt, |state, _| state.smoothed),
@@ -571,8 +580,8 @@ impl TreeRuntime {
     fn update_flat(&mut self, params: &[ParamState], dt: f64, blend_input: impl Fn(&ParamState, &Parameter) -> f64) {
         let TreeRuntime { shape, numbers, clock, evaluations } = self;
         let Some(flat) = &shape.flat_one_d else { unreachable!("a flat 1d tree") };
-        let leaves = flat.evaluate(params, numbers, evaluations, blend_input);
-        end_frame(shape, leaves, clock, dt);
+        let input = blend_input(&params[flat.parameter], &flat.settings);
+        flat_frame(shape, flat, numbers, evaluations, clock, (input, dt));
     }
 
     /// [`TreeRuntime::update`] of a flat `1d` tree whose parameter has a dead zone or a curve.
