@@ -251,26 +251,15 @@ impl FlatOneD {
         let (weights, times) = leaves.split_at_mut(self.thresholds.count());
         (Leaves { weights, times }, input)
     }
-
-    /// [`TreeShape::evaluate`] of the flat `1d` tree with `numbers` ([`FlatOneD::split`]) at
-    /// blend input `input`: it goes to the cached one and, when it differs from what was there
-    /// (a NaN always does, and the cached input is NaN until the first frame:
-    /// [`TreeRuntime::new`]), the weights to the leaf weights, counted in `evaluations`.
-    /// Returns the leaves.
-    #[inline(always)]
-    fn evaluate<'a>(&self, numbers: &'a mut [f64], input: f64, evaluations: &mut u64) -> Leaves<'a> {
-        let (leaves, cached) = self.split(numbers);
-        if *cached != input {
-            self.thresholds.weights(input, leaves.weights);
-            *evaluations += 1;
-        }
-        *cached = input;
-        leaves
-    }
 }
 
-/// The flat `1d` frame at blend input `input` ([`FlatOneD::evaluate`], then [`end_frame`]),
-/// out of line with each part of the runtime as its own argument: so LLVM knows that the
+/// The flat `1d` frame at blend input `input`: [`TreeShape::evaluate`] of the flat tree, then
+/// [`end_frame`]. The input goes to the cached one and, when it differs from what was there
+/// (a NaN always does, and the cached input is NaN until the first frame:
+/// [`TreeRuntime::new`]), the weights to the leaf weights, counted in `evaluations`; with
+/// `sync = "none"` and a step, in one pass with it ([`weigh_and_step`]).
+///
+/// Out of line with each part of the runtime as its own argument: so LLVM knows that the
 /// numbers are not the shape's, and neither reads the shape's lengths again after a write nor
 /// checks at run time that the weights and the thresholds do not overlap.
 #[inline(never)]
@@ -282,8 +271,34 @@ fn flat_frame(
     clock: &mut Clock,
     (input, dt): (f64, f64),
 ) {
-    let leaves = flat.evaluate(numbers, input, evaluations);
+    let (leaves, cached) = flat.split(numbers);
+    let changed = *cached != input;
+    *cached = input;
+    *evaluations += u64::from(changed);
+    if changed && dt > 0.0 && shape.sync == SyncMode::None {
+        return weigh_and_step(shape, &flat.thresholds, leaves, input, dt);
+    }
+    if changed {
+        flat.thresholds.weights(input, leaves.weights);
+    }
     end_frame(shape, leaves, clock, dt);
+}
+
+/// A flat `1d` tree's weights at `x` and its `sync = "none"` step by `dt` ([`step_times`]) in
+/// one pass over the leaves: the weights pass steps each leaf's time as it writes its weight
+/// ([`Thresholds::weights_with`], [`step_time`]), and the times are placed after it when one
+/// fails `t < D`, as [`step_times`] places them. The same numbers as the weights and then the
+/// step; one loop instead of two took the crowd's flat frame from 144.4 to 131.6
+/// instructions per character-frame.
+fn weigh_and_step(shape: &TreeShape, thresholds: &Thresholds, leaves: Leaves, x: f64, dt: f64) {
+    let n = thresholds.count();
+    let (times, lengths) = (&mut leaves.times[..n], &shape.placements.lengths[..n]);
+    let mut within = true;
+    let leaf_times = times.iter_mut().zip(lengths);
+    thresholds.weights_with(x, leaves.weights, leaf_times, |(time, &length)| within &= step_time(time, length, dt));
+    if !within {
+        place_times(&shape.placements, times);
+    }
 }
 
 /// A [`TreeRuntime`]'s leaf weights and leaf times, what a frame's time step reads.
@@ -688,13 +703,19 @@ fn advance_phase(shape: &TreeShape, weights: &[f64], times: &mut [f64], clock: &
 /// below their length as they are. The common frame reads no looping flag and calls nothing.
 fn step_times(placements: &Placements, times: &mut [f64], dt: f64) {
     let mut within = true;
-    for (length, time) in placements.lengths.iter().zip(&mut *times) {
-        *time += dt;
-        within &= *time < *length;
+    for (&length, time) in placements.lengths.iter().zip(&mut *times) {
+        within &= step_time(time, length, dt);
     }
     if !within {
         place_times(placements, times);
     }
+}
+
+/// One leaf's time of [`step_times`]: `t + dt`, and whether it stays below the clip's `length`.
+#[inline(always)]
+fn step_time(time: &mut f64, length: f64, dt: f64) -> bool {
+    *time += dt;
+    *time < length
 }
 
 /// Every leaf time placed on its clip ([`Placement::place`]): a wrap, about one frame in 20.
@@ -824,7 +845,8 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
     }
 
     /// Plays frames of `dt` with every parameter set to each value in turn, settled, on both
-    /// paths of tree `name`: the numbers (leaf weights and times, cached inputs), the shared
+    /// paths of tree `name` (with `sync = "none"` and `dt > 0`, the flat path's one pass of
+    /// weights and step, [`weigh_and_step`]): the numbers (leaf weights and times, cached inputs), the shared
     /// clock and the evaluation count must be the same, bit for bit.
     fn assert_paths_agree(name: &str, values: &[f64], dt: f64) {
         let (fast, general) = fast_and_general();

@@ -47,15 +47,30 @@ impl Thresholds {
     /// it finds are checked once. Always inlined: its call was a third of its cost.
     #[inline(always)]
     pub fn weights(&self, x: f64, out: &mut [f64]) {
+        self.weights_with(x, out, std::iter::repeat(()), |()| {});
+    }
+
+    /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
+    /// threshold) as the pass writes each weight (before the pair strictly around `x` is
+    /// written): a caller's own work per child, in the same pass.
+    #[inline(always)]
+    pub fn weights_with<C>(
+        &self,
+        x: f64,
+        out: &mut [f64],
+        children: impl IntoIterator<Item = C>,
+        mut each: impl FnMut(C),
+    ) {
         let thresholds = &self.values[..];
         let (Some(&lo), Some(&hi)) = (thresholds.first(), thresholds.last()) else { return };
         let (out, inverse_gaps) = (&mut out[..thresholds.len()], &self.inverse_gaps[..thresholds.len()]);
         // `clamp`, with a NaN to `lo`, and no check that `lo ≤ hi`.
         let x = if x >= lo { if x > hi { hi } else { x } } else { lo };
         let mut upper = 0;
-        for (w, &th) in out.iter_mut().zip(thresholds) {
+        for ((w, &th), child) in out.iter_mut().zip(thresholds).zip(children) {
             *w = if th == x { 1.0 } else { 0.0 };
             upper += usize::from(th < x);
+            each(child);
         }
         // x ≤ the last threshold, so there is a first one ≥ x.
         let (th, inverse_gap) = (thresholds[upper], inverse_gaps[upper]);
