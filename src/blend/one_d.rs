@@ -1,18 +1,21 @@
 //! `1d` blend trees (Unity Simple1D; Godot BlendSpace1D for distinct thresholds).
 
-/// A `1d` tree's thresholds, ascending, each gap with its reciprocal computed once.
+/// A `1d` tree's thresholds, ascending, each with the reciprocal of the gap below it computed
+/// once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thresholds {
     values: Vec<f64>,
-    /// `1/(th_{i+1} − th_i)` per gap (∞ for two children sharing a threshold, never read:
-    /// no input falls strictly inside an empty gap).
+    /// `1/(th_i − th_{i−1})` per threshold: the gap below it (∞ for two children sharing a
+    /// threshold, never read: no input falls strictly inside an empty gap; 0 for the first,
+    /// whose gap below reaches to −∞, never read either). As long as `values`, so that one check covers both.
     inverse_gaps: Vec<f64>,
 }
 
 impl Thresholds {
     /// `values` must be sorted ascending (compile sorts the children by threshold).
     pub fn new(values: Vec<f64>) -> Self {
-        let inverse_gaps = values.windows(2).map(|pair| 1.0 / (pair[1] - pair[0])).collect();
+        let first = values.first().map(|_| 0.0);
+        let inverse_gaps = first.into_iter().chain(values.windows(2).map(|pair| 1.0 / (pair[1] - pair[0]))).collect();
         Thresholds { values, inverse_gaps }
     }
 
@@ -20,39 +23,64 @@ impl Thresholds {
         &self.values
     }
 
+    /// How many thresholds (children) there are.
+    pub fn count(&self) -> usize {
+        self.values.len()
+    }
+
     /// Child weights for parameter `x`, written to `out` (one per threshold).
     ///
-    /// `x` is clamped to `[th_0, th_{n−1}]`. Exactly on a threshold, every child at that
-    /// threshold gets 1 (two children sharing a threshold both get 1 — Unity's numbers, sum
-    /// 2). Strictly between `th_i < x < th_{i+1}`: `w_i = (th_{i+1} − x)·g_i` with the gap's
-    /// reciprocal `g_i = 1/(th_{i+1} − th_i)` (REFERENCE's quotient to within an ulp or two;
-    /// exactly it when the gap is a power of two), `w_{i+1} = 1 − w_i`; all other weights
-    /// are 0. The reciprocal keeps a division off the chain from the input to the weights:
-    /// 4% of a crowd frame, measured.
+    /// `x` is clamped to `[th_0, th_{n−1}]`, a NaN read as `th_0`. Exactly on a threshold,
+    /// every child at that threshold gets 1 (two children sharing a threshold both get 1 —
+    /// Unity's numbers, sum 2). Strictly between `th_i < x < th_{i+1}`:
+    /// `w_i = (th_{i+1} − x)·g_i` with the gap's reciprocal `g_i = 1/(th_{i+1} − th_i)`
+    /// (REFERENCE's quotient to within an ulp or two; exactly it when the gap is a power of
+    /// two), `w_{i+1} = 1 − w_i`; all other weights are 0. The reciprocal keeps a division off
+    /// the chain from the input to the weights: 4% of a crowd frame, measured.
     ///
     /// One pass over the thresholds writes each weight as whether its threshold is x — every
     /// weight when x is on a threshold, all 0 when it is strictly between two (then no
     /// threshold is x) — and counts the thresholds below x, which gives the first one ≥ x.
     /// Zeroing the weights first was a call to `memset` for a handful of numbers; counting
-    /// instead of searching costs one add per weight the pass writes anyway. Always inlined:
-    /// its call was a third of its cost.
+    /// instead of searching costs one add per weight the pass writes anyway. The weights and
+    /// reciprocals are cut to the thresholds' length up front, so that the pass and the pair
+    /// it finds are checked once. Always inlined: its call was a third of its cost.
     #[inline(always)]
     pub fn weights(&self, x: f64, out: &mut [f64]) {
+        self.weights_with(x, out, std::iter::repeat(()), |()| {});
+    }
+
+    /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
+    /// threshold) as the pass writes each weight (before the pair strictly around `x` is
+    /// written): a caller's own work per child, in the same pass.
+    #[inline(always)]
+    pub fn weights_with<C>(
+        &self,
+        x: f64,
+        out: &mut [f64],
+        children: impl IntoIterator<Item = C>,
+        mut each: impl FnMut(C),
+    ) {
         let thresholds = &self.values[..];
-        debug_assert_eq!(out.len(), thresholds.len());
         let (Some(&lo), Some(&hi)) = (thresholds.first(), thresholds.last()) else { return };
-        let x = if x.is_nan() { lo } else { x.clamp(lo, hi) };
+        let (out, inverse_gaps) = (&mut out[..thresholds.len()], &self.inverse_gaps[..thresholds.len()]);
+        // `clamp`, with a NaN to `lo`, and no check that `lo ≤ hi`.
+        let x = if x >= lo { if x > hi { hi } else { x } } else { lo };
         let mut upper = 0;
-        for (w, &th) in out.iter_mut().zip(thresholds) {
+        for ((w, &th), child) in out.iter_mut().zip(thresholds).zip(children) {
             *w = if th == x { 1.0 } else { 0.0 };
             upper += usize::from(th < x);
+            each(child);
         }
         // x ≤ the last threshold, so there is a first one ≥ x.
-        if thresholds[upper] == x {
+        let (th, inverse_gap) = (thresholds[upper], inverse_gaps[upper]);
+        if th == x {
             return;
         }
-        out[upper - 1] = (thresholds[upper] - x) * self.inverse_gaps[upper - 1];
-        out[upper] = 1.0 - out[upper - 1];
+        // x > th_0 here (x ≥ th_0 and not on a threshold), so `upper` ≥ 1.
+        let ([.., below], [above, ..]) = out.split_at_mut(upper) else { return };
+        *below = (th - x) * inverse_gap;
+        *above = 1.0 - *below;
     }
 }
 
@@ -98,6 +126,17 @@ mod tests {
                 }
                 assert_eq!(at(&th, x), want, "{count} thresholds at {x}");
             }
+        }
+    }
+
+    #[test]
+    fn an_input_is_clamped_and_a_nan_read_as_the_first_threshold() {
+        let th = [-1.0, 0.0, 0.0, 0.5, 2.0];
+        let inputs = [f64::NAN, f64::NEG_INFINITY, -7.0, -1.0, -0.0, 0.0, 0.25, 2.0, 9.0, f64::INFINITY];
+        for x in inputs {
+            let clamped = if x.is_nan() { th[0] } else { x.clamp(th[0], th[4]) };
+            let bits = |w: Vec<f64>| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(at(&th, x)), bits(at(&th, clamped)), "at {x}");
         }
     }
 
