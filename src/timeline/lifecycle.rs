@@ -127,6 +127,12 @@ impl Lifecycle {
     /// Interrupt (clip order) and is marked finished; then flow-scoped tasks that began get
     /// Dispose, in reverse order of Begin. A second call does nothing.
     pub fn end(&mut self, def: &Timeline, interrupted: bool, events: &mut Vec<EventKind>) {
+        if def.lifetime.is_none() && self.flow.is_empty() {
+            // A timeline without task clips (every task clip has frames, so a lifetime) has
+            // nothing to interrupt, and nothing began that is left to dispose: the stop of a
+            // plain playback skips the scan of its clips.
+            return;
+        }
         for c in 0..def.clips.len() {
             let Some(task) = &def.clips[c].task else { continue };
             if interrupted && self.begun[c] && !self.finished[c] {

@@ -15,8 +15,11 @@ use interval_tree::IntervalTree;
 
 pub type TimelineId = usize;
 
-/// A mix curve over p ∈ [0, 1].
+/// A mix curve over p ∈ [0, 1]. An explicit tag (`repr(u8)`), as `graph::Source`: a weighed
+/// clip matches two curves, and a tag byte is read directly where the niche in the keys'
+/// capacity had to be decoded first.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(u8)]
 pub enum Curve {
     /// `3p² − 2p³` (Unity's default ease).
     Smoothstep,

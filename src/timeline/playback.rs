@@ -221,6 +221,14 @@ const TRACK_OUTPUTS: usize = 6;
 const SHARES: usize = 7;
 const COVERAGE: usize = 8;
 const OUTPUT: usize = 9;
+/// The layer parts and the track outputs are consecutive, and then come the shares:
+/// [`Playback::compose_one_clip`] writes the one layer's and the one track's numbers at once.
+const _: () = assert!(
+    LAYER_INPUTS == LAYER_RAW + 1
+        && LAYER_FACTORS == LAYER_INPUTS + 1
+        && TRACK_OUTPUTS == LAYER_FACTORS + 1
+        && SHARES == TRACK_OUTPUTS + 1
+);
 
 /// The mixer numbers of a playback, by part ([`Layout`]).
 struct Mixer<'a> {
@@ -786,6 +794,10 @@ impl Playback {
     /// weights on their inputs (§2.7); the weights are computed again only outside the span
     /// where none of them changes (`settled`): on a plateau a playback only moves its local
     /// times.
+    ///
+    /// Always inlined, into [`Playback::advance`] above all: a call made every awake frame
+    /// save its registers twice and look the timeline up again.
+    #[inline(always)]
     fn evaluate(
         &mut self,
         snapshot: &Snapshot,
@@ -894,6 +906,10 @@ impl Playback {
 
     /// Each active clip's weight at `t` (REFERENCE §3.3); the settled span becomes the
     /// intersection of their steady weight spans. Returns whether a weight changed.
+    ///
+    /// Always inlined, into [`Playback::evaluate`]: once that was inlined in turn, LLVM kept it
+    /// a call on every frame that weighs.
+    #[inline(always)]
     fn weigh(&mut self, def: &Timeline, t: Ticks) -> bool {
         let mut changed = false;
         let mut settled = Ticks(i64::MIN)..Ticks(i64::MAX);
@@ -956,7 +972,10 @@ impl Playback {
         }
     }
 
-    /// [`Playback::compose`] for any timeline.
+    /// [`Playback::compose`] for any timeline. Out of line, as
+    /// [`Playback::compose_one_layer`]: inlined, their registers made the dispatch save six and
+    /// reserve a large frame on every composition, also those of one clip.
+    #[inline(never)]
     fn compose_general(&mut self, def: &Timeline) {
         let m = self.layout.mixer(&mut self.numbers);
         m.layer_raw.fill(0.0);
@@ -989,6 +1008,8 @@ impl Playback {
     /// mask ([`Mixing::OneLayer`]): the same numbers, without the loops over tracks and layers
     /// and without masks to look up; the layer factor and the output weight are the same in
     /// every channel ([`OneLayerMix`]). Every active clip with a layer is on the one layer.
+    /// Out of line (see [`Playback::compose_general`]).
+    #[inline(never)]
     fn compose_one_layer(&mut self, def: &Timeline) {
         let m = self.layout.mixer(&mut self.numbers);
         let active: &[u32] = &self.active;
@@ -1030,13 +1051,18 @@ impl Playback {
             numbers[at[CLIP_SHARES] + c] = weight.map_or(0.0, |w| normalized(w, sum));
         }
         let layer = OneLayerMix::of(sum);
-        (numbers[at[LAYER_RAW]], numbers[at[LAYER_INPUTS]], numbers[at[TRACK_OUTPUTS]], numbers[at[LAYER_FACTORS]]) =
-            (layer.sum, layer.input, layer.sum, layer.factor);
-        // What every channel reads of the clip, read once: its share in the layer, its leaves
-        // and whether their inner shares are read.
-        let placed = on_layer.map(|c| {
+        // The one layer's sum, input and factor and the one track's output follow each other
+        // (asserted where the parts are numbered): one slice, one bounds check.
+        let [raw, input, factor, track] = &mut numbers[at[LAYER_RAW]..at[SHARES]] else {
+            unreachable!("one layer and one track have four mixer numbers")
+        };
+        (*raw, *input, *factor, *track) = (layer.sum, layer.input, layer.factor, layer.sum);
+        // The clip's leaves, read once (they are live below); what every channel reads of the
+        // clip: its share in the layer, its leaves and whether their inner shares are read.
+        let clip_leaves = clip.map(|c| self.clip_leaves[c].clone());
+        let placed = on_layer.zip(clip_leaves.clone()).map(|(c, leaves)| {
             let clip_share = layer.factor * numbers[at[CLIP_SHARES] + c];
-            (clip_share, self.clip_leaves[c].clone(), def.clips[c].has_inner_runtime())
+            (clip_share, leaves, def.clips[c].has_inner_runtime())
         });
         for channel in 0..self.layout.channels {
             let coverage = match &placed {
@@ -1049,8 +1075,8 @@ impl Playback {
             };
             (numbers[at[COVERAGE] + channel], numbers[at[OUTPUT] + channel]) = (coverage, layer.output);
         }
-        if let Some(c) = clip {
-            self.mark_clip_leaves_live(c);
+        if let Some(leaves) = clip_leaves {
+            self.live.mark_all(leaves);
         }
     }
 
