@@ -576,7 +576,7 @@ impl Playback {
         }
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
-        self.evaluate(snapshot, params, wrap(def, raw), NestedFollow::Play, events);
+        self.evaluate((snapshot, def), params, wrap(def, raw), NestedFollow::Play, events);
         if done {
             self.stop(snapshot, PlaybackState::Complete, events);
         }
@@ -607,7 +607,7 @@ impl Playback {
         if self.state == PlaybackState::Playing {
             let def = &snapshot.timelines[self.timeline];
             let t = wrap(def, self.raw_time(now));
-            self.evaluate(snapshot, params, t, nested, events);
+            self.evaluate((snapshot, def), params, t, nested, events);
         }
     }
 
@@ -793,20 +793,19 @@ impl Playback {
     /// clip with a runtime of its own (a tree, a nested timeline) — as trees cache their
     /// weights on their inputs (§2.7); the weights are computed again only outside the span
     /// where none of them changes (`settled`): on a plateau a playback only moves its local
-    /// times.
+    /// times. `def` is the playback's timeline in `snapshot`, which every caller has looked up.
     ///
     /// Always inlined, into [`Playback::advance`] above all: a call made every awake frame
     /// save its registers twice and look the timeline up again.
     #[inline(always)]
     fn evaluate(
         &mut self,
-        snapshot: &Snapshot,
+        (snapshot, def): (&Snapshot, &Timeline),
         params: &[ParamState],
         t: Ticks,
         nested_follow: NestedFollow,
         events: &mut Vec<EventKind>,
     ) {
-        let def = &snapshot.timelines[self.timeline];
         self.time = t;
         // The active clips change only at a clip's start or end: inside the steady span of the
         // last query there is nothing to ask the interval tree.
@@ -950,7 +949,7 @@ impl Playback {
                 // bookkeeping.
                 let mut nested_events = Vec::new();
                 let time = wrap(nested_def, local);
-                nested.evaluate(snapshot, params, time, nested_follow, &mut nested_events);
+                nested.evaluate((snapshot, nested_def), params, time, nested_follow, &mut nested_events);
                 events.extend(
                     nested_events
                         .into_iter()
