@@ -795,8 +795,9 @@ impl Playback {
     /// where none of them changes (`settled`): on a plateau a playback only moves its local
     /// times. `def` is the playback's timeline in `snapshot`, which every caller has looked up.
     ///
-    /// Always inlined, into [`Playback::advance`] above all: a call made every awake frame
-    /// save its registers twice and look the timeline up again.
+    /// Always inlined, into [`Playback::advance`] above all: as a call, every awake frame saved
+    /// and restored its registers twice (with the compositions' dispatch made small, the
+    /// crowd's timeline slots ran 3.9% fewer instructions; taking `def` from the caller, 2.8%).
     #[inline(always)]
     fn evaluate(
         &mut self,
@@ -1042,7 +1043,8 @@ impl Playback {
     /// without cutting the block or looping over the active set.
     ///
     /// Always inlined, into the frame that composes: as a call, it saved and restored six
-    /// registers on each of the crowd hit's fourteen compositions.
+    /// registers on each of the crowd hit's fourteen compositions (inlined, the crowd's
+    /// timeline slots ran 2.6% fewer instructions).
     #[inline(always)]
     fn compose_one_clip(&mut self, def: &Timeline, clip: Option<usize>) {
         let (at, count) = (self.layout.starts, self.layout.leaves);
