@@ -411,39 +411,6 @@ impl Source {
         }
     }
 
-    /// [`Source::update`], then [`Source::write`] of the graph's only channel (and a playback's
-    /// live leaves cleared): one match on the source for all.
-    #[inline(always)]
-    fn update_and_write(
-        &mut self,
-        step: &FrameStep,
-        events: &mut Vec<EventKind>,
-        column: &mut [f64],
-        scale: f64,
-    ) -> Option<(f64, f64)> {
-        match self {
-            Source::BlendTree(tree) => {
-                tree.update(step.params, step.dt);
-                Some(write_tree(tree, column, scale))
-            }
-            Source::Clip(clip) => {
-                clip.advance(step.snapshot, step.dt);
-                Some(write_clip(column, scale))
-            }
-            Source::Timeline(slot) if slot.awake => {
-                slot.update(step, events);
-                let written = slot.write(0, column, scale);
-                slot.clear_live();
-                written
-            }
-            Source::Timeline(_) => None,
-            Source::Transitions(set) => {
-                set.update(step, events);
-                Some(set.write(column, scale))
-            }
-        }
-    }
-
     /// Whether the source's frames can log events (a playback's, a transition layer's).
     fn logs_events(&self) -> bool {
         matches!(self, Source::Timeline(_) | Source::Transitions(_))
@@ -513,6 +480,43 @@ pub struct Layer {
 impl Layer {
     fn covers(&self, channel: usize) -> bool {
         self.mask.as_ref().is_none_or(|m| m.contains(&channel))
+    }
+
+    /// [`Source::update`], then [`Source::write`] of the graph's only channel: the layer's
+    /// leaves in `effective`, scaled by `remaining × weight` (and a playback's live leaves
+    /// cleared). One match on the source for all, the leaves cut out of the column in each
+    /// arm, so that an asleep timeline slot costs only the match (measured on the crowd: 17
+    /// instructions fewer per character-frame than cutting them out before it).
+    #[inline(always)]
+    fn update_and_write(
+        &mut self,
+        step: &FrameStep,
+        events: &mut Vec<EventKind>,
+        effective: &mut [f64],
+        remaining: f64,
+    ) -> Option<(f64, f64)> {
+        let scale = remaining * self.weight;
+        match &mut self.source {
+            Source::BlendTree(tree) => {
+                tree.update(step.params, step.dt);
+                Some(write_tree(tree, &mut effective[self.leaves.clone()], scale))
+            }
+            Source::Clip(clip) => {
+                clip.advance(step.snapshot, step.dt);
+                Some(write_clip(&mut effective[self.leaves.clone()], scale))
+            }
+            Source::Timeline(slot) if slot.awake => {
+                slot.update(step, events);
+                let written = slot.write(0, &mut effective[self.leaves.clone()], scale);
+                slot.clear_live();
+                written
+            }
+            Source::Timeline(_) => None,
+            Source::Transitions(set) => {
+                set.update(step, events);
+                Some(set.write(&mut effective[self.leaves.clone()], scale))
+            }
+        }
     }
 }
 
@@ -916,7 +920,7 @@ enum Composition<'a, 'e> {
     /// The only channel of a graph whose layers are all overrides without a mask.
     OverridesOnly,
     /// `OverridesOnly` in [`Plan::OverridesInOnePass`]: each source runs this frame step just
-    /// before it is composed, and clears its live leaves itself ([`Source::update_and_write`]).
+    /// before it is composed, and clears its live leaves itself ([`Layer::update_and_write`]).
     OverridesInOnePass(&'a FrameStep<'a>, &'e mut Vec<EventKind>),
 }
 
@@ -935,14 +939,15 @@ fn compose_channel(layers: &mut [Layer], channel: usize, mut composition: Compos
         if overrides_only || layer.covers(channel) {
             let is_additive = !overrides_only && layer.additive;
             let column = if is_additive { &mut *additive } else { &mut *effective };
-            let scale = if is_additive { layer.weight } else { remaining * layer.weight };
             // An asleep source has no share and changes nothing (×(1 − weight·0)).
-            let column = &mut column[layer.leaves.clone()];
             let written = match &mut composition {
                 Composition::OverridesInOnePass(step, events) => {
-                    layer.source.update_and_write(step, events, column, scale)
+                    layer.update_and_write(step, events, column, remaining)
                 }
-                _ => layer.source.write(channel, column, scale),
+                _ => {
+                    let scale = if is_additive { layer.weight } else { remaining * layer.weight };
+                    layer.source.write(channel, &mut column[layer.leaves.clone()], scale)
+                }
             };
             if let Some((coverage, output)) = written
                 && !is_additive
