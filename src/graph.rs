@@ -67,8 +67,8 @@ impl TimelineSlot {
     /// `TransitionSet::update`: the per-layer dispatch of `Source::update` stays small
     /// (measured on the crowd: 2% fewer instructions).
     #[inline(never)]
-    fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
-        let FrameStep { snapshot, params, dt, now } = *step;
+    fn update(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
+        let FrameStep { snapshot, dt, now } = *step;
         let Some(playback) = self.playback.as_mut() else { return };
         if dt > 0.0 {
             playback.advance(snapshot, params, now, events);
@@ -104,14 +104,15 @@ impl TimelineSlot {
     }
 }
 
-/// What every source of an actor's graph reads in one logic frame: the library, the actor's
-/// parameters, the frame's length in seconds (0: only evaluate) and its clock time.
+/// What every source of every actor's graph reads in one logic frame, besides the actor's
+/// parameters: the library, the frame's length in seconds (0: only evaluate) and its clock
+/// time. The same for all the actors of a frame, so a session builds it once per frame
+/// ([`Graph::step`]).
 #[derive(Copy, Clone)]
-struct FrameStep<'a> {
-    snapshot: &'a Snapshot,
-    params: &'a [ParamState],
-    dt: f64,
-    now: FrameTime,
+pub struct FrameStep<'a> {
+    pub snapshot: &'a Snapshot,
+    pub dt: f64,
+    pub now: FrameTime,
 }
 
 /// What a layer plays. An explicit tag (`repr(u8)`): every frame dispatches on it several
@@ -208,9 +209,9 @@ impl TransitionSet {
 
     /// One logic frame (`dt` seconds; 0 only evaluates) of every state, then of the fades.
     #[inline(never)]
-    fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
+    fn update(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
         for state in &mut self.states {
-            state.source.update(step, events);
+            state.source.update(step, params, events);
         }
         if step.dt > 0.0 {
             self.advance(step.dt, events);
@@ -417,13 +418,13 @@ impl Source {
     }
 
     #[inline(always)]
-    fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
+    fn update(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
         match self {
-            Source::BlendTree(tree) => tree.update(step.params, step.dt),
+            Source::BlendTree(tree) => tree.update(params, step.dt),
             Source::Clip(clip) => clip.advance(step.snapshot, step.dt),
-            Source::Timeline(slot) if slot.awake => slot.update(step, events),
+            Source::Timeline(slot) if slot.awake => slot.update(step, params, events),
             Source::Timeline(_) => {}
-            Source::Transitions(set) => set.update(step, events),
+            Source::Transitions(set) => set.update(step, params, events),
         }
     }
 
@@ -491,6 +492,7 @@ impl Layer {
     fn update_and_write(
         &mut self,
         step: &FrameStep,
+        params: &[ParamState],
         events: &mut Vec<EventKind>,
         effective: &mut [f64],
         remaining: f64,
@@ -498,7 +500,7 @@ impl Layer {
         let scale = remaining * self.weight;
         match &mut self.source {
             Source::BlendTree(tree) => {
-                tree.update(step.params, step.dt);
+                tree.update(params, step.dt);
                 Some(write_tree(tree, &mut effective[self.leaves.clone()], scale))
             }
             Source::Clip(clip) => {
@@ -506,14 +508,14 @@ impl Layer {
                 Some(write_clip(&mut effective[self.leaves.clone()], scale))
             }
             Source::Timeline(slot) if slot.awake => {
-                slot.update(step, events);
+                slot.update(step, params, events);
                 let written = slot.write(0, &mut effective[self.leaves.clone()], scale);
                 slot.clear_live();
                 written
             }
             Source::Timeline(_) => None,
             Source::Transitions(set) => {
-                set.update(step, events);
+                set.update(step, params, events);
                 Some(set.write(&mut effective[self.leaves.clone()], scale))
             }
         }
@@ -860,12 +862,8 @@ impl Graph {
         self.relist_leaves();
     }
 
-    /// One logic frame (`dt` seconds; 0 only evaluates) at clock time `now`: update every
-    /// source, then recompute the effective weights (both in one pass where the [`Plan`]
-    /// allows). Inlined, so that a frame of [`Plan::OverridesInOnePass`] runs inside the
-    /// caller's loop over the actors, without a call and its spills (measured on the crowd: 27
-    /// instructions fewer per character-frame).
-    #[inline(always)]
+    /// One logic frame (`dt` seconds; 0 only evaluates) at clock time `now`: see
+    /// [`Graph::step`].
     pub fn update(
         &mut self,
         snapshot: &Snapshot,
@@ -874,20 +872,29 @@ impl Graph {
         now: FrameTime,
         events: &mut Vec<EventKind>,
     ) {
-        let step = FrameStep { snapshot, params, dt, now };
-        if self.plan == Plan::OverridesInOnePass {
-            let composition = Composition::OverridesInOnePass(&step, events);
-            return compose_channel(&mut self.layers, 0, composition, &mut self.numbers);
-        }
-        self.update_then_compose(&step, events);
+        self.step(&FrameStep { snapshot, dt, now }, params, events);
     }
 
-    /// [`Graph::update`] in two passes: every source, bottom layer first, then every channel.
+    /// One logic frame `step` of the actor whose parameters are `params`: update every source,
+    /// then recompute the effective weights (both in one pass where the [`Plan`] allows).
+    /// Inlined, so that a frame of [`Plan::OverridesInOnePass`] runs inside the caller's loop
+    /// over the actors, without a call and its spills (measured on the crowd: 27 instructions
+    /// fewer per character-frame).
+    #[inline(always)]
+    pub fn step(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
+        if self.plan == Plan::OverridesInOnePass {
+            let composition = Composition::OverridesInOnePass(step, params, events);
+            return compose_channel(&mut self.layers, 0, composition, &mut self.numbers);
+        }
+        self.update_then_compose(step, params, events);
+    }
+
+    /// [`Graph::step`] in two passes: every source, bottom layer first, then every channel.
     /// Out of line: only the plan in one pass is inlined where a frame runs.
     #[inline(never)]
-    fn update_then_compose(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
+    fn update_then_compose(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
         for layer in &mut self.layers {
-            layer.source.update(step, events);
+            layer.source.update(step, params, events);
         }
         self.compose();
     }
@@ -921,7 +928,7 @@ enum Composition<'a, 'e> {
     OverridesOnly,
     /// `OverridesOnly` in [`Plan::OverridesInOnePass`]: each source runs this frame step just
     /// before it is composed, and clears its live leaves itself ([`Layer::update_and_write`]).
-    OverridesInOnePass(&'a FrameStep<'a>, &'e mut Vec<EventKind>),
+    OverridesInOnePass(&'a FrameStep<'a>, &'a [ParamState], &'e mut Vec<EventKind>),
 }
 
 /// [`Graph::compose`] of `channel` into its `numbers` (effective weights, additive weights,
@@ -941,8 +948,8 @@ fn compose_channel(layers: &mut [Layer], channel: usize, mut composition: Compos
             let column = if is_additive { &mut *additive } else { &mut *effective };
             // An asleep source has no share and changes nothing (×(1 − weight·0)).
             let written = match &mut composition {
-                Composition::OverridesInOnePass(step, events) => {
-                    layer.update_and_write(step, events, column, remaining)
+                Composition::OverridesInOnePass(step, params, events) => {
+                    layer.update_and_write(step, params, events, column, remaining)
                 }
                 _ => {
                     let scale = if is_additive { layer.weight } else { remaining * layer.weight };
