@@ -1047,14 +1047,17 @@ layers = [
             let speed = (frame as f64 * 0.05).sin().abs();
             params[0] = ParamState { raw: speed, smoothed: speed, velocity: 0.0 };
             let graphs = [
-                (&mut lean, &mut lean_events),
-                (&mut two_passes, &mut two_passes_events),
-                (&mut general, &mut general_events),
+                (&mut lean, &mut lean_events, Plan::OverridesInOnePass),
+                (&mut two_passes, &mut two_passes_events, Plan::OverridesOnly),
+                (&mut general, &mut general_events, Plan::General),
             ];
-            for (graph, events) in graphs {
+            for (graph, events, plan) in graphs {
                 if frame % 70 == 5 {
                     graph.play(&snapshot, layer, hit, clock.now(), Ticks::ZERO, frame as u64, events);
+                    // A first playback lists the leaves again, and with them the plan.
+                    graph.plan = plan;
                 }
+                assert_eq!(graph.plan, plan);
                 graph.update(&snapshot, &params, clock.frame_seconds(), clock.now(), events);
             }
             assert_eq!(bits(&lean.numbers), bits(&general.numbers), "frame {frame}");
