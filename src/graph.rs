@@ -35,6 +35,11 @@ impl ClipRuntime {
     pub fn new(snapshot: &Snapshot, clip: ClipId) -> Self {
         ClipRuntime { clip, name: snapshot.clips[clip].name.clone(), time: 0.0 }
     }
+
+    /// One logic frame: `dt` seconds later, placed on the clip (wrapped or held at the end).
+    fn advance(&mut self, snapshot: &Snapshot, dt: f64) {
+        self.time = snapshot.clips[self.clip].place(self.time + dt);
+    }
 }
 
 /// A layer's timeline slot: the timeline it names and the playback on it, if any.
@@ -62,8 +67,8 @@ impl TimelineSlot {
     /// `TransitionSet::update`: the per-layer dispatch of `Source::update` stays small
     /// (measured on the crowd: 2% fewer instructions).
     #[inline(never)]
-    fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
-        let FrameStep { snapshot, params, dt, now } = *step;
+    fn update(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
+        let FrameStep { snapshot, dt, now } = *step;
         let Some(playback) = self.playback.as_mut() else { return };
         if dt > 0.0 {
             playback.advance(snapshot, params, now, events);
@@ -72,16 +77,42 @@ impl TimelineSlot {
         }
         self.awake = playback.state() == PlaybackState::Playing || !playback.live_leaves().is_empty();
     }
+
+    /// Clears the live leaves of an awake playback once every channel has its shares.
+    #[inline(always)]
+    fn clear_live(&mut self) {
+        if let TimelineSlot { playback: Some(p), awake: true, .. } = self {
+            p.clear_live();
+        }
+    }
+
+    /// [`Source::write`] of a timeline: the live leaves only (its other leaves are inactive
+    /// clips with share 0, so a frame costs what its active clips cost however long the
+    /// timeline is); its coverage and output weight are the playback's. `None` once it is
+    /// asleep: its shares, coverage and output are 0 and stay so.
+    #[inline(always)]
+    fn write(&self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
+        if !self.awake {
+            return None;
+        }
+        let Some(p) = &self.playback else { return Some((0.0, 0.0)) };
+        let shares = p.shares(channel);
+        for &leaf in p.live_leaves() {
+            column[leaf as usize] = scale * shares[leaf as usize];
+        }
+        Some((p.coverage(channel), p.output_weight(channel)))
+    }
 }
 
-/// What every source of an actor's graph reads in one logic frame: the library, the actor's
-/// parameters, the frame's length in seconds (0: only evaluate) and its clock time.
+/// What every source of every actor's graph reads in one logic frame, besides the actor's
+/// parameters: the library, the frame's length in seconds (0: only evaluate) and its clock
+/// time. The same for all the actors of a frame, so a session builds it once per frame
+/// ([`Graph::step`]).
 #[derive(Copy, Clone)]
-struct FrameStep<'a> {
-    snapshot: &'a Snapshot,
-    params: &'a [ParamState],
-    dt: f64,
-    now: FrameTime,
+pub struct FrameStep<'a> {
+    pub snapshot: &'a Snapshot,
+    pub dt: f64,
+    pub now: FrameTime,
 }
 
 /// What a layer plays. An explicit tag (`repr(u8)`): every frame dispatches on it several
@@ -178,14 +209,22 @@ impl TransitionSet {
 
     /// One logic frame (`dt` seconds; 0 only evaluates) of every state, then of the fades.
     #[inline(never)]
-    fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
+    fn update(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
         for state in &mut self.states {
-            state.source.update(step, events);
+            state.source.update(step, params, events);
         }
         if step.dt > 0.0 {
             self.advance(step.dt, events);
         }
         self.refresh();
+    }
+
+    /// [`Source::write`] of a transition layer: every leaf; its coverage is
+    /// `min(Σ shares, 1)`, summed as the shares are written ([`write_summed`]).
+    #[inline(always)]
+    fn write(&self, column: &mut [f64], scale: f64) -> (f64, f64) {
+        let coverage = write_summed(column, &self.shares, scale).min(1.0);
+        (coverage, coverage)
     }
 
     /// One frame: every fade advances; the newest sets the weights; fades whose countdown
@@ -357,39 +396,35 @@ impl Source {
         true
     }
 
-    /// What the source gives `channel` now (see [`SourceOutput`]); `None` for a timeline slot
-    /// whose playback can no longer change anything ([`TimelineSlot::awake`]): its shares,
-    /// coverage and output are 0 and stay so.
-    fn output(&self, channel: usize) -> Option<SourceOutput<'_>> {
-        fn whole(shares: &[f64], coverage: Coverage) -> SourceOutput<'_> {
-            SourceOutput { shares, live: None, coverage }
-        }
+    /// Writes `scale × share` into `column`, the source's leaves in one column of `channel`,
+    /// for the leaves whose share may have changed since the last composition (a timeline's
+    /// live leaves, every leaf of any other source), and returns the source's coverage of the
+    /// channel (how much of it the source fills: `Σ shares`) and output weight (the coverage,
+    /// except for a timeline, whose output is its root mixer's value); `None` for a timeline
+    /// slot that is asleep ([`TimelineSlot::awake`]).
+    #[inline(always)]
+    fn write(&self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
         match self {
-            Source::BlendTree(tree) => Some(whole(tree.leaf_weights(), Coverage::SumClamped)),
-            Source::Clip(_) => Some(whole(&FULL, Coverage::Known { coverage: 1.0, output: 1.0 })),
-            Source::Timeline(slot) if !slot.awake => None,
-            Source::Timeline(slot) => Some(slot.playback.as_ref().map_or(
-                SourceOutput { shares: &[], live: Some(&[]), coverage: Coverage::Known { coverage: 0.0, output: 0.0 } },
-                |p| SourceOutput {
-                    shares: p.shares(channel),
-                    live: Some(p.live_leaves()),
-                    coverage: Coverage::Known { coverage: p.coverage(channel), output: p.output_weight(channel) },
-                },
-            )),
-            Source::Transitions(set) => Some(whole(&set.shares, Coverage::SumCapped)),
+            Source::BlendTree(tree) => Some(write_tree(tree, column, scale)),
+            Source::Clip(_) => Some(write_clip(column, scale)),
+            Source::Timeline(slot) => slot.write(channel, column, scale),
+            Source::Transitions(set) => Some(set.write(column, scale)),
         }
     }
 
+    /// Whether the source's frames can log events (a playback's, a transition layer's).
+    fn logs_events(&self) -> bool {
+        matches!(self, Source::Timeline(_) | Source::Transitions(_))
+    }
+
     #[inline(always)]
-    fn update(&mut self, step: &FrameStep, events: &mut Vec<EventKind>) {
+    fn update(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
         match self {
-            Source::BlendTree(tree) => tree.update(step.params, step.dt),
-            Source::Clip(clip) => {
-                clip.time = step.snapshot.clips[clip.clip].place(clip.time + step.dt);
-            }
-            Source::Timeline(slot) if slot.awake => slot.update(step, events),
+            Source::BlendTree(tree) => tree.update(params, step.dt),
+            Source::Clip(clip) => clip.advance(step.snapshot, step.dt),
+            Source::Timeline(slot) if slot.awake => slot.update(step, params, events),
             Source::Timeline(_) => {}
-            Source::Transitions(set) => set.update(step, events),
+            Source::Transitions(set) => set.update(step, params, events),
         }
     }
 
@@ -402,60 +437,32 @@ impl Source {
     }
 }
 
-/// What a source gives one channel in a frame.
-struct SourceOutput<'a> {
-    /// Each leaf's share of the source's output.
-    shares: &'a [f64],
-    /// The leaves whose share may have changed since the last composition; `None` = all.
-    /// A timeline's other leaves are inactive clips with share 0, so a frame costs what its
-    /// active clips cost however long the timeline is.
-    live: Option<&'a [u32]>,
-    /// How much of the channel the source fills, and its output weight.
-    coverage: Coverage,
+/// [`Source::write`] of a tree: every leaf; its coverage is `Σ shares` clamped to `[0, 1]` (0
+/// when every weight is 0, as [`TreeRuntime::coverage`]), summed as the shares are written.
+#[inline(always)]
+fn write_tree(tree: &TreeRuntime, column: &mut [f64], scale: f64) -> (f64, f64) {
+    let coverage = write_summed(column, tree.leaf_weights(), scale).clamp(0.0, 1.0);
+    (coverage, coverage)
 }
 
-/// A source's coverage of a channel (how much of it the source fills: `Σ shares`) and its
-/// output weight (the coverage, except for a timeline, whose output is its root mixer's
-/// value). A tree's and a transition set's are the sum of the shares [`SourceOutput::write`]
-/// writes, taken there in the same order (from −0.0, as `Iterator::sum`) so that the bits
-/// are those of a separate `Σ`, without a second pass over the shares.
-#[derive(Clone, Copy)]
-enum Coverage {
-    /// Given by the source (a clip's 1, a timeline's).
-    Known { coverage: f64, output: f64 },
-    /// `Σ shares` clamped to `[0, 1]` (a tree: 0 when every weight is 0).
-    SumClamped,
-    /// `min(Σ shares, 1)` (a transition set).
-    SumCapped,
+/// [`Source::write`] of a clip: its one leaf, coverage 1.
+#[inline(always)]
+fn write_clip(column: &mut [f64], scale: f64) -> (f64, f64) {
+    write_summed(column, &FULL, scale);
+    (1.0, 1.0)
 }
 
-impl SourceOutput<'_> {
-    /// Writes `scale × share` of the live leaves (of all, if `live` is `None`) into `column`,
-    /// the layer's leaves in one column of a channel, and returns the source's (coverage,
-    /// output weight): a sum of the shares is taken as they are written.
-    #[inline(always)]
-    fn write(&self, column: &mut [f64], scale: f64) -> (f64, f64) {
-        let mut sum = -0.0;
-        match self.live {
-            Some(live) => {
-                for &leaf in live {
-                    column[leaf as usize] = scale * self.shares[leaf as usize];
-                }
-            }
-            None => {
-                for (weight, share) in column.iter_mut().zip(self.shares) {
-                    *weight = scale * share;
-                    sum += share;
-                }
-            }
-        }
-        let coverage = match self.coverage {
-            Coverage::Known { coverage, output } => return (coverage, output),
-            Coverage::SumClamped => sum.clamp(0.0, 1.0),
-            Coverage::SumCapped => sum.min(1.0),
-        };
-        (coverage, coverage)
+/// Writes `scale × share` of every leaf into `column` and returns `Σ shares`, summed as they
+/// are written (from −0.0, in order, as `Iterator::sum`): the bits of a separate sum, without
+/// a second pass over the shares.
+#[inline(always)]
+fn write_summed(column: &mut [f64], shares: &[f64], scale: f64) -> f64 {
+    let mut sum = -0.0;
+    for (weight, share) in column.iter_mut().zip(shares) {
+        *weight = scale * share;
+        sum += share;
     }
+    sum
 }
 
 /// One layer of a graph.
@@ -474,6 +481,44 @@ pub struct Layer {
 impl Layer {
     fn covers(&self, channel: usize) -> bool {
         self.mask.as_ref().is_none_or(|m| m.contains(&channel))
+    }
+
+    /// [`Source::update`], then [`Source::write`] of the graph's only channel: the layer's
+    /// leaves in `effective`, scaled by `remaining × weight` (and a playback's live leaves
+    /// cleared). One match on the source for all, the leaves cut out of the column in each
+    /// arm, so that an asleep timeline slot costs only the match (measured on the crowd: 17
+    /// instructions fewer per character-frame than cutting them out before it).
+    #[inline(always)]
+    fn update_and_write(
+        &mut self,
+        step: &FrameStep,
+        params: &[ParamState],
+        events: &mut Vec<EventKind>,
+        effective: &mut [f64],
+        remaining: f64,
+    ) -> Option<(f64, f64)> {
+        let scale = remaining * self.weight;
+        match &mut self.source {
+            Source::BlendTree(tree) => {
+                tree.update(params, step.dt);
+                Some(write_tree(tree, &mut effective[self.leaves.clone()], scale))
+            }
+            Source::Clip(clip) => {
+                clip.advance(step.snapshot, step.dt);
+                Some(write_clip(&mut effective[self.leaves.clone()], scale))
+            }
+            Source::Timeline(slot) if slot.awake => {
+                slot.update(step, params, events);
+                let written = slot.write(0, &mut effective[self.leaves.clone()], scale);
+                slot.clear_live();
+                written
+            }
+            Source::Timeline(_) => None,
+            Source::Transitions(set) => {
+                set.update(step, params, events);
+                Some(set.write(&mut effective[self.leaves.clone()], scale))
+            }
+        }
     }
 }
 
@@ -497,17 +542,32 @@ pub struct Graph {
     /// weight, every leaf's additive weight, the `<default>` share and the output weight
     /// (see [`Graph::channel_numbers`]).
     numbers: Vec<f64>,
-    /// Decided when the layers are listed: one channel, and every layer an override without
-    /// a mask. Such a graph composes without channel strides, masks or additive columns
-    /// ([`Graph::compose`]); the numbers are the same.
-    overrides_only: bool,
+    /// How a frame runs the layers, decided when they are listed.
+    plan: Plan,
+}
+
+/// How [`Graph::update`] runs a frame, decided from the layers when they are listed; every
+/// plan gives the same numbers and events.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Plan {
+    /// Every source updated bottom layer first, then every channel composed.
+    General,
+    /// One channel, and every layer an override without a mask: the one channel composes
+    /// without channel strides, masks or additive columns ([`Composition::OverridesOnly`]).
+    OverridesOnly,
+    /// As `OverridesOnly`, and at most one layer whose source can log events: each layer is
+    /// updated and composed in one pass, top layer first, with one match on its source. The
+    /// sources are independent, so only the order of their events could differ from the
+    /// general order, and only one layer logs any. Measured on the crowd (a tree under a
+    /// timeline): 22 instructions fewer per character-frame than two passes.
+    OverridesInOnePass,
 }
 
 impl Graph {
     /// A graph with the given layers over `channels` (bottom layer first).
     pub fn new(channels: Vec<String>, layers: Vec<Layer>) -> Self {
         let numbers = [1.0, 0.0].repeat(channels.len());
-        let mut graph = Graph { numbers, leaves: Vec::new(), channels, layers, overrides_only: false };
+        let mut graph = Graph { numbers, leaves: Vec::new(), channels, layers, plan: Plan::General };
         graph.relist_leaves();
         graph
     }
@@ -530,7 +590,12 @@ impl Graph {
         }
         self.numbers = numbers;
         self.leaves = leaves;
-        self.overrides_only = self.channels.len() == 1 && self.layers.iter().all(|l| l.mask.is_none() && !l.additive);
+        let overrides_only = self.channels.len() == 1 && self.layers.iter().all(|l| l.mask.is_none() && !l.additive);
+        self.plan = match self.layers.iter().filter(|l| l.source.logs_events()).count() {
+            _ if !overrides_only => Plan::General,
+            0 | 1 => Plan::OverridesInOnePass,
+            _ => Plan::OverridesOnly,
+        };
     }
 
     /// The numbers of `channel`: effective weights, additive weights, `<default>`, output.
@@ -797,8 +862,8 @@ impl Graph {
         self.relist_leaves();
     }
 
-    /// One logic frame (`dt` seconds; 0 only evaluates) at clock time `now`: update every
-    /// source, then recompute the effective weights.
+    /// One logic frame (`dt` seconds; 0 only evaluates) at clock time `now`: see
+    /// [`Graph::step`].
     pub fn update(
         &mut self,
         snapshot: &Snapshot,
@@ -807,9 +872,29 @@ impl Graph {
         now: FrameTime,
         events: &mut Vec<EventKind>,
     ) {
-        let step = FrameStep { snapshot, params, dt, now };
+        self.step(&FrameStep { snapshot, dt, now }, params, events);
+    }
+
+    /// One logic frame `step` of the actor whose parameters are `params`: update every source,
+    /// then recompute the effective weights (both in one pass where the [`Plan`] allows).
+    /// Inlined, so that a frame of [`Plan::OverridesInOnePass`] runs inside the caller's loop
+    /// over the actors, without a call and its spills (measured on the crowd: 27 instructions
+    /// fewer per character-frame).
+    #[inline(always)]
+    pub fn step(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
+        if self.plan == Plan::OverridesInOnePass {
+            let composition = Composition::OverridesInOnePass(step, params, events);
+            return compose_channel(&mut self.layers, 0, composition, &mut self.numbers);
+        }
+        self.update_then_compose(step, params, events);
+    }
+
+    /// [`Graph::step`] in two passes: every source, bottom layer first, then every channel.
+    /// Out of line: only the plan in one pass is inlined where a frame runs.
+    #[inline(never)]
+    fn update_then_compose(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
         for layer in &mut self.layers {
-            layer.source.update(&step, events);
+            layer.source.update(step, params, events);
         }
         self.compose();
     }
@@ -819,7 +904,7 @@ impl Graph {
     /// the last channel. A graph of overrides only is one channel's numbers, every layer
     /// covering it.
     fn compose(&mut self) {
-        if self.overrides_only {
+        if self.plan == Plan::OverridesOnly {
             return compose_channel(&mut self.layers, 0, Composition::OverridesOnly, &mut self.numbers);
         }
         let stride = 2 * self.leaves.len() + 2;
@@ -834,45 +919,54 @@ impl Graph {
 
 /// How [`compose_channel`] treats one channel: what it may assume of the layers, and whether
 /// the playbacks' live leaves are cleared after it.
-#[derive(Clone, Copy, PartialEq)]
-enum Composition {
+enum Composition<'a, 'e> {
     /// Any channel but the last, of any graph.
     Channel,
     /// The last channel of any graph.
     LastChannel,
     /// The only channel of a graph whose layers are all overrides without a mask.
     OverridesOnly,
+    /// `OverridesOnly` in [`Plan::OverridesInOnePass`]: each source runs this frame step just
+    /// before it is composed, and clears its live leaves itself ([`Layer::update_and_write`]).
+    OverridesInOnePass(&'a FrameStep<'a>, &'a [ParamState], &'e mut Vec<EventKind>),
 }
 
 /// [`Graph::compose`] of `channel` into its `numbers` (effective weights, additive weights,
 /// `<default>`, output weight). Inlined at each call, so that a graph of overrides only
 /// composes without the mask and additive tests (`composition` is a constant there).
 #[inline(always)]
-fn compose_channel(layers: &mut [Layer], channel: usize, composition: Composition, numbers: &mut [f64]) {
-    let overrides_only = composition == Composition::OverridesOnly;
+fn compose_channel(layers: &mut [Layer], channel: usize, mut composition: Composition, numbers: &mut [f64]) {
+    let overrides_only = matches!(composition, Composition::OverridesOnly | Composition::OverridesInOnePass(..));
     let count = (numbers.len() - 2) / 2;
     let (effective, rest) = numbers.split_at_mut(count);
     let (additive, totals) = rest.split_at_mut(count);
     let mut remaining = 1.0;
     let mut untouched = 1.0;
     for layer in layers.iter_mut().rev() {
-        // An asleep source has no share and changes nothing (×(1 − weight·0)).
-        if let Some(out) = layer.source.output(channel)
-            && (overrides_only || layer.covers(channel))
-        {
+        if overrides_only || layer.covers(channel) {
             let is_additive = !overrides_only && layer.additive;
             let column = if is_additive { &mut *additive } else { &mut *effective };
-            let scale = if is_additive { layer.weight } else { remaining * layer.weight };
-            let (coverage, output) = out.write(&mut column[layer.leaves.clone()], scale);
-            if !is_additive {
+            // An asleep source has no share and changes nothing (×(1 − weight·0)).
+            let written = match &mut composition {
+                Composition::OverridesInOnePass(step, params, events) => {
+                    layer.update_and_write(step, params, events, column, remaining)
+                }
+                _ => {
+                    let scale = if is_additive { layer.weight } else { remaining * layer.weight };
+                    layer.source.write(channel, &mut column[layer.leaves.clone()], scale)
+                }
+            };
+            if let Some((coverage, output)) = written
+                && !is_additive
+            {
                 remaining *= 1.0 - layer.weight * coverage.min(1.0);
                 untouched *= 1.0 - layer.weight * output.min(1.0);
             }
         }
-        if composition != Composition::Channel
-            && let Source::Timeline(TimelineSlot { playback: Some(p), awake: true, .. }) = &mut layer.source
+        if let (Composition::LastChannel | Composition::OverridesOnly, Source::Timeline(slot)) =
+            (&composition, &mut layer.source)
         {
-            p.clear_live();
+            slot.clear_live();
         }
     }
     totals.copy_from_slice(&[remaining, 1.0 - untouched]);
@@ -929,9 +1023,10 @@ layers = [
         numbers.iter().map(|n| n.to_bits()).collect()
     }
 
-    /// The lean composition of a graph of overrides only gives bit for bit the numbers and
-    /// events of the general one, while its timeline plays, stops, sleeps and restarts; the
-    /// coverage a tree's shares are summed to as they are written is its own, bit for bit.
+    /// The lean plans of a graph of overrides only (in one pass, and in two) give bit for bit
+    /// the numbers and events of the general one, while its timeline plays, stops, sleeps and
+    /// restarts; the coverage a tree's shares are summed to as they are written is its own,
+    /// bit for bit.
     #[test]
     fn overrides_only_composes_as_the_general_path() {
         let compiled =
@@ -940,30 +1035,53 @@ layers = [
         let def = &snapshot.graphs[snapshot.graph_id("overrides").expect("graph")];
         let mut clock = Clock::default();
         let mut lean = Graph::from_def(&snapshot, def, clock.now(), &mut 0);
-        assert!(lean.overrides_only);
-        let mut general = lean.clone();
-        general.overrides_only = false;
+        assert_eq!(lean.plan, Plan::OverridesInOnePass);
+        let (mut two_passes, mut general) = (lean.clone(), lean.clone());
+        (two_passes.plan, general.plan) = (Plan::OverridesOnly, Plan::General);
         let hit = snapshot.timeline_id("hit_reaction").expect("timeline");
         let layer = lean.layer_index("hit").expect("layer");
         let mut params: Vec<ParamState> = snapshot.parameters.iter().map(ParamState::at_default).collect();
-        let (mut lean_events, mut general_events) = (Vec::new(), Vec::new());
+        let (mut lean_events, mut two_passes_events, mut general_events) = (Vec::new(), Vec::new(), Vec::new());
         for frame in clock.plan_frames(240).expect("frames") {
             clock.enter(frame);
             let speed = (frame as f64 * 0.05).sin().abs();
             params[0] = ParamState { raw: speed, smoothed: speed, velocity: 0.0 };
-            for (graph, events) in [(&mut lean, &mut lean_events), (&mut general, &mut general_events)] {
+            let graphs = [
+                (&mut lean, &mut lean_events, Plan::OverridesInOnePass),
+                (&mut two_passes, &mut two_passes_events, Plan::OverridesOnly),
+                (&mut general, &mut general_events, Plan::General),
+            ];
+            for (graph, events, plan) in graphs {
                 if frame % 70 == 5 {
                     graph.play(&snapshot, layer, hit, clock.now(), Ticks::ZERO, frame as u64, events);
+                    // A first playback lists the leaves again, and with them the plan.
+                    graph.plan = plan;
                 }
+                assert_eq!(graph.plan, plan);
                 graph.update(&snapshot, &params, clock.frame_seconds(), clock.now(), events);
             }
             assert_eq!(bits(&lean.numbers), bits(&general.numbers), "frame {frame}");
+            assert_eq!(bits(&two_passes.numbers), bits(&general.numbers), "frame {frame}");
             let base = &lean.layers[0].source;
             let Source::BlendTree(tree) = base else { panic!("the base layer is a tree") };
-            let written = base.output(0).expect("a tree").write(&mut vec![0.0; tree.leaves().len()], 1.0);
+            let written = base.write(0, &mut vec![0.0; tree.leaves().len()], 1.0).expect("a tree");
             assert_eq!(bits(&[written.0, written.1]), bits(&[tree.coverage(); 2]), "frame {frame}");
         }
         assert!(!lean_events.is_empty());
         assert_eq!(lean_events, general_events);
+        assert_eq!(two_passes_events, general_events);
+    }
+
+    /// A graph of overrides only with two layers that log events runs in two passes: in one,
+    /// their events would come top layer first.
+    #[test]
+    fn two_layers_that_log_events_keep_two_passes() {
+        let compiled =
+            compile(&[SourceFile { path: "overrides.toml".into(), text: format!("{CROWD_LIBRARY}{OVERRIDES}") }]);
+        let snapshot = compiled.snapshot.expect("the library compiles");
+        let def = &snapshot.graphs[snapshot.graph_id("overrides").expect("graph")];
+        let mut graph = Graph::from_def(&snapshot, def, Clock::default().now(), &mut 0);
+        graph.push_timeline_layer("second", snapshot.timeline_id("hit_reaction").expect("timeline"));
+        assert_eq!(graph.plan, Plan::OverridesOnly);
     }
 }
