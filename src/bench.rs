@@ -9,8 +9,9 @@
 //! and the session's own 60 Hz clock stepping them. The checksum reads what the engine
 //! reports: each leaf's effective weight and local time. [`crowd_floor`] is the same
 //! arithmetic written by hand, each character's `f64`s side by side in one array: the
-//! physical floor. [`compare`] alternates runs of both (`--runs`): the ratio of a pair is
-//! what the "within 3× of the floor" asks, and it drifts far less than either time.
+//! physical floor. [`compare`] runs both, one after the other (`--runs` repeats that, a
+//! process per pair): the ratio of a pair is what the "within 3× of the floor" asks,
+//! and it drifts far less than either time.
 //!
 //! How WORKLOAD maps onto the engine:
 //! - WORKLOAD frame `f` is the session's logic frame `f + 1` (frame 0 is the starting
@@ -97,6 +98,30 @@ impl BenchLine {
     /// Nanoseconds per character-frame: `wall_s / (N·F)`.
     pub fn ns_per_char_frame(&self) -> f64 {
         self.wall_s * 1e9 / (self.actors * self.frames).max(1) as f64
+    }
+}
+
+impl BenchLine {
+    /// Reads a line as [`BenchLine`]'s `Display` writes it (the engine's or the floor's), as a
+    /// run in a process of its own reports it: the time comes from `ns_per_char_frame` (0.1 ns
+    /// resolution), since `wall_s` is printed to the millisecond. `None` for any other line.
+    pub fn parse(line: &str) -> Option<BenchLine> {
+        let mut words = line.split(' ');
+        let name = match words.next()? {
+            "blendlab" => "blendlab",
+            "floor" => "floor",
+            _ => return None,
+        };
+        let mut fields = std::collections::BTreeMap::new();
+        for word in words {
+            let (key, value) = word.split_once('=')?;
+            fields.insert(key, value.parse::<f64>().ok()?);
+        }
+        let count = |key| fields.get(key).filter(|n: &&f64| n.fract() == 0.0 && **n >= 1.0).map(|&n| n as usize);
+        let (actors, frames) = (count("N")?, count("F")?);
+        let wall_s = fields.get("ns_per_char_frame")? * (actors * frames) as f64 / 1e9;
+        let (checksum, setup_s) = (*fields.get("checksum")?, *fields.get("setup_s")?);
+        Some(BenchLine { name, wall_s, checksum, actors, frames, setup_s })
     }
 }
 
@@ -301,27 +326,21 @@ pub fn crowd_floor(actors: usize, frames: usize) -> (BenchLine, Vec<Character>) 
     (line, characters)
 }
 
-/// `runs` timed runs of the engine and the floor, alternating (engine, floor, engine, …), each
-/// on a fresh crowd: both halves of a pair see the machine in the same state, so the ratio of
-/// a pair is steadier than either time on a machine whose speed drifts.
+/// Timed runs of the engine and the floor, in pairs: a run of the engine, then one of the
+/// floor, each on a fresh crowd. Both halves of a pair see the machine in the same state, so
+/// the ratio of a pair is steadier than either time on a machine whose speed drifts.
 pub struct Comparison {
     /// The engine's and the floor's line of each run, in run order.
     pub engine: Vec<BenchLine>,
     pub floor: Vec<BenchLine>,
 }
 
-/// Runs the crowd `runs` times (at least once) through the engine and by hand, alternating.
-/// Returns the runs and the engine's final characters (the same in every run).
-pub fn compare(actors: usize, frames: usize, runs: usize) -> Result<(Comparison, Vec<Character>), String> {
-    let mut comparison = Comparison { engine: Vec::new(), floor: Vec::new() };
-    let mut characters = Vec::new();
-    for _ in 0..runs.max(1) {
-        let (engine, engine_characters) = crowd_engine(actors, frames)?;
-        comparison.engine.push(engine);
-        comparison.floor.push(crowd_floor(actors, frames).0);
-        characters = engine_characters;
-    }
-    Ok((comparison, characters))
+/// One pair of runs: the crowd through the engine, then by hand. Returns them and the engine's
+/// final characters.
+pub fn compare(actors: usize, frames: usize) -> Result<(Comparison, Vec<Character>), String> {
+    let (engine, characters) = crowd_engine(actors, frames)?;
+    let floor = crowd_floor(actors, frames).0;
+    Ok((Comparison { engine: vec![engine], floor: vec![floor] }, characters))
 }
 
 impl Comparison {
@@ -394,6 +413,29 @@ mod tests {
         for &(engine, median) in table {
             let runs = comparison(engine, &vec![20.0; engine.len()]);
             assert_eq!(runs.median_engine().ns_per_char_frame(), median, "{engine:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_reads_back_as_it_was_written() {
+        let written = BenchLine {
+            name: "blendlab",
+            wall_s: 0.4152,
+            checksum: 49171.738428673,
+            actors: 10_000,
+            frames: 600,
+            setup_s: 0.009,
+        };
+        let read = BenchLine::parse(&written.to_string()).expect("a bench line");
+        assert_eq!(
+            (read.name, read.checksum, read.actors, read.frames, read.setup_s),
+            ("blendlab", 49171.738428673, 10_000, 600, 0.009)
+        );
+        assert_eq!(read.to_string(), written.to_string());
+        for other in
+            ["", "ratio blendlab/floor median=4.00", "floor wall_s=x", "spine wall_s=0.1 N=1 F=1", "floor N=0.5 F=1"]
+        {
+            assert_eq!(BenchLine::parse(other), None, "{other:?}");
         }
     }
 
