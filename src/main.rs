@@ -356,8 +356,9 @@ fn crowd(actors: usize, frames: usize, runs: usize) -> Result<(), String> {
 /// `runs` runs of the crowd, each a `blendlab bench crowd` of one run (the engine, then the
 /// floor) in a process of its own, one after the other: as WORKLOAD's peers are measured, each
 /// run starts on a fresh heap. Run after run in one process, the engine found the heap the
-/// runs before it had left, its actors' blocks no longer side by side, and ran 8–12% slower
-/// (64 ns per character-frame in a process's first run, 69–73 in the runs after it).
+/// runs before it had left, its actors' blocks no longer side by side, and ran slower: 64 ns
+/// per character-frame in a process's first run, 69–73 in the five after it; over
+/// `--runs 9`, a median of 68.0–68.2 ns in one process against 65.0–65.9 a process per run.
 fn runs_apart(actors: usize, frames: usize, runs: usize) -> Result<blendlab::bench::Comparison, String> {
     let program = std::env::current_exe().map_err(|e| format!("bench: cannot find the blendlab program: {e}"))?;
     let mut comparison = blendlab::bench::Comparison { engine: Vec::new(), floor: Vec::new() };
