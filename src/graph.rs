@@ -533,17 +533,21 @@ pub struct GraphLeaf {
 }
 
 /// An actor's graph with its latest effective weights.
+///
+/// What a frame reads of the graph itself (its layers, numbers and plan) comes first, next to
+/// the parameters of the actor that holds it (see [`crate::session::Actor`]).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Graph {
-    channels: Vec<String>,
     layers: Vec<Layer>,
-    leaves: Vec<GraphLeaf>,
     /// Per channel, channel after channel, in one block of memory: every leaf's effective
     /// weight, every leaf's additive weight, the `<default>` share and the output weight
     /// (see [`Graph::channel_numbers`]).
     numbers: Vec<f64>,
     /// How a frame runs the layers, decided when they are listed.
     plan: Plan,
+    channels: Vec<String>,
+    leaves: Vec<GraphLeaf>,
 }
 
 /// How [`Graph::update`] runs a frame, decided from the layers when they are listed; every
