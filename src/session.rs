@@ -57,10 +57,10 @@ type Params = smallvec::SmallVec<[ParamState; 2]>;
 /// Laid out for a frame over many actors, which no longer fit in cache: what a frame reads
 /// of an actor (its parameters, the inline ones with their count, and the head of its graph)
 /// comes first, in 105 contiguous bytes (two parameters inline rather than four, their count
-/// right after them), where Rust's own order spread it over 248 bytes. Measured on the crowd at 10 000
-/// actors: 2.0 fewer lines missed per character-frame in a 2 MB cache simulated (17.0 →
-/// 15.0), 62.8 against 65.4 ns per character-frame (medians of 11 interleaved runs), every
-/// number the same. Starting each actor at a cache line (`align(64)`) cut 1.3 more lines in
+/// right after them), where Rust's own order spread it over 248 bytes. Measured on the crowd
+/// at 10 000 actors: 2.0 fewer lines missed per character-frame in a 2 MB cache simulated
+/// (17.0 → 15.0), 62.8 against 65.4 ns per character-frame (medians of 11 interleaved runs),
+/// every number the same. Starting each actor at a cache line (`align(64)`) cut 1.3 more lines in
 /// the simulation but ran slower (67.0 against 64.8 ns; 49.7 against 48.3 in cache).
 #[derive(Clone, Debug)]
 #[repr(C)]

@@ -846,8 +846,8 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
 
     /// Plays frames of `dt` with every parameter set to each value in turn, settled, on both
     /// paths of tree `name` (with `sync = "none"` and `dt > 0`, the flat path's one pass of
-    /// weights and step, [`weigh_and_step`]): the numbers (leaf weights and times, cached inputs), the shared
-    /// clock and the evaluation count must be the same, bit for bit.
+    /// weights and step, [`weigh_and_step`]): the numbers (leaf weights and times, cached
+    /// inputs), the shared clock and the evaluation count must be the same, bit for bit.
     fn assert_paths_agree(name: &str, values: &[f64], dt: f64) {
         let (fast, general) = fast_and_general();
         let root = tree(&fast, name);

@@ -7,7 +7,8 @@ pub struct Thresholds {
     values: Vec<f64>,
     /// `1/(th_i − th_{i−1})` per threshold: the gap below it (∞ for two children sharing a
     /// threshold, never read: no input falls strictly inside an empty gap; 0 for the first,
-    /// whose gap below reaches to −∞, never read either). As long as `values`, so that one check covers both.
+    /// whose gap below reaches to −∞, never read either). As long as `values`, so that one
+    /// check covers both.
     inverse_gaps: Vec<f64>,
 }
 
