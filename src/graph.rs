@@ -1036,18 +1036,24 @@ layers = [
         numbers.iter().map(|n| n.to_bits()).collect()
     }
 
+    /// The crowd's library with [`OVERRIDES`], and a graph `overrides` spawned from it.
+    fn overrides_graph() -> (Snapshot, Graph) {
+        let compiled =
+            compile(&[SourceFile { path: "overrides.toml".into(), text: format!("{CROWD_LIBRARY}{OVERRIDES}") }]);
+        let snapshot = compiled.snapshot.expect("the library compiles");
+        let def = &snapshot.graphs[snapshot.graph_id("overrides").expect("graph")];
+        let graph = Graph::from_def(&snapshot, def, Clock::default().now(), &mut 0);
+        (snapshot, graph)
+    }
+
     /// The lean plans of a graph of overrides only (in one pass, and in two) give bit for bit
     /// the numbers and events of the general one, while its timeline plays, stops, sleeps and
     /// restarts; the coverage a tree's shares are summed to as they are written is its own,
     /// bit for bit.
     #[test]
     fn overrides_only_composes_as_the_general_path() {
-        let compiled =
-            compile(&[SourceFile { path: "overrides.toml".into(), text: format!("{CROWD_LIBRARY}{OVERRIDES}") }]);
-        let snapshot = compiled.snapshot.expect("the library compiles");
-        let def = &snapshot.graphs[snapshot.graph_id("overrides").expect("graph")];
+        let (snapshot, mut lean) = overrides_graph();
         let mut clock = Clock::default();
-        let mut lean = Graph::from_def(&snapshot, def, clock.now(), &mut 0);
         assert_eq!(lean.plan, Plan::OverridesInOnePass);
         let (mut two_passes, mut general) = (lean.clone(), lean.clone());
         (two_passes.plan, general.plan) = (Plan::OverridesOnly, Plan::General);
@@ -1089,11 +1095,7 @@ layers = [
     /// their events would come top layer first.
     #[test]
     fn two_layers_that_log_events_keep_two_passes() {
-        let compiled =
-            compile(&[SourceFile { path: "overrides.toml".into(), text: format!("{CROWD_LIBRARY}{OVERRIDES}") }]);
-        let snapshot = compiled.snapshot.expect("the library compiles");
-        let def = &snapshot.graphs[snapshot.graph_id("overrides").expect("graph")];
-        let mut graph = Graph::from_def(&snapshot, def, Clock::default().now(), &mut 0);
+        let (snapshot, mut graph) = overrides_graph();
         graph.push_timeline_layer("second", snapshot.timeline_id("hit_reaction").expect("timeline"));
         assert_eq!(graph.plan, Plan::OverridesOnly);
     }
