@@ -482,14 +482,23 @@ pub struct Layer {
     /// Which of the graph's leaves are this layer's (leaves are listed layer by layer).
     leaves: std::ops::Range<usize>,
     pub additive: bool,
-    pub name: String,
+    name: String,
     /// Channel indices this layer affects; `None` = every channel.
-    pub mask: Option<Vec<usize>>,
+    mask: Option<Vec<usize>>,
 }
 
 impl Layer {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The channels this layer affects; `None` = every channel.
+    pub fn mask(&self) -> Option<&[usize]> {
+        self.mask.as_deref()
+    }
+
     fn covers(&self, channel: usize) -> bool {
-        self.mask.as_ref().is_none_or(|m| m.contains(&channel))
+        self.mask().is_none_or(|m| m.contains(&channel))
     }
 
     /// [`Source::update`], then [`Source::write`] of the graph's only channel: the layer's

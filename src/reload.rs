@@ -37,8 +37,8 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
         .map(|actor| {
             let graph = actor.graph();
             ActorView {
-                name: actor.name.clone(),
-                spec: actor.spec.describe(),
+                name: actor.name().to_string(),
+                spec: actor.spec().describe(),
                 params: snapshot.parameters.iter().zip(actor.params()).map(|(p, s)| (p.name.clone(), s.raw)).collect(),
                 leaves: graph
                     .leaves()

@@ -113,7 +113,7 @@ pub fn bar(weight: f64) -> String {
 /// `hero · graph fighter · frame 30 · 0.500000 s`: the first line of every actor view.
 fn title(session: &Session, id: ActorId, what: &str, style: Style) -> String {
     let clock = session.clock();
-    let text = format!("{} · {what} · frame {} · {} s", session.actor(id).name, clock.frame(), clock.time());
+    let text = format!("{} · {what} · frame {} · {} s", session.actor(id).name(), clock.frame(), clock.time());
     format!("{}\n", style.paint(&text, |t| t.bold().to_string()))
 }
 
@@ -124,7 +124,7 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
     let graph = actor.graph();
     let snapshot = session.snapshot();
-    let mut out = title(session, id, &actor.spec.describe(), style);
+    let mut out = title(session, id, &actor.spec().describe(), style);
 
     let params = graph.parameters();
     let leaf_names = graph.leaves().iter().map(|l| l.name.as_str());
@@ -150,7 +150,7 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
 
     for layer in graph.layers() {
         if let Source::Transitions(set) = &layer.source {
-            let _ = writeln!(out, "  layer {}: {}", layer.name, transition_summary(set));
+            let _ = writeln!(out, "  layer {}: {}", layer.name(), transition_summary(set));
         }
     }
     let channels = graph.channels();
@@ -217,7 +217,7 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
     let graph = actor.graph();
     let snapshot = session.snapshot();
-    let mut out = title(session, id, &actor.spec.describe(), style);
+    let mut out = title(session, id, &actor.spec().describe(), style);
     let channels = graph.channels();
     let _ = writeln!(
         out,
@@ -230,12 +230,12 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
             .join(" · ")
     );
     for (l, layer) in graph.layers().iter().enumerate() {
-        let mask = layer.mask.as_ref().map_or(String::new(), |m| {
+        let mask = layer.mask().map_or(String::new(), |m| {
             format!("  mask [{}]", m.iter().map(|&c| channels[c].as_str()).collect::<Vec<_>>().join(", "))
         });
         let additive = if layer.additive { "  additive" } else { "" };
         let source = source_summary(snapshot, &layer.source);
-        let header = format!("layer {}  weight {}{mask}{additive}  {source}", layer.name, fixed(layer.weight));
+        let header = format!("layer {}  weight {}{mask}{additive}  {source}", layer.name(), fixed(layer.weight));
         let _ = writeln!(out, "{}", style.paint(&header, |t| t.cyan().to_string()));
         match &layer.source {
             Source::Timeline(TimelineSlot { playback: Some(p), .. }) => timeline_view(&mut out, snapshot, p, ""),
@@ -287,14 +287,14 @@ pub fn trace_view(session: &Session, id: ActorId, style: Style) -> String {
                     out,
                     "playback {}#{serial} on layer {}: {}, {}",
                     def.name,
-                    layer.name,
+                    layer.name(),
                     p.state().name(),
                     whereabouts(snapshot, p)
                 );
                 trace_tasks(&mut out, snapshot, p, "  ");
             }
             Source::Transitions(set) => {
-                let _ = writeln!(out, "layer {}: {}", layer.name, transition_summary(set));
+                let _ = writeln!(out, "layer {}: {}", layer.name(), transition_summary(set));
             }
             _ => {}
         }

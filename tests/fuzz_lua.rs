@@ -186,7 +186,7 @@ fn weights_are_sane(session: &Session) -> Result<(), String> {
             let shares = graph.weights(c).iter().chain(graph.additive_weights(c)).copied();
             let all = shares.chain([graph.default_share(c), graph.output_weight(c)]);
             if let Some(bad) = all.clone().find(|w| !(w.is_finite() && *w >= 0.0)) {
-                return Err(format!("actor {} channel {c}: weight {bad}", actor.name));
+                return Err(format!("actor {} channel {c}: weight {bad}", actor.name()));
             }
         }
     }

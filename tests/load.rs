@@ -114,13 +114,13 @@ fn check(session: &Session, frame: i64) {
             let weights = graph.weights(c);
             let default = graph.default_share(c);
             for &w in weights.iter().chain(graph.additive_weights(c)).chain([&default]) {
-                assert!(w.is_finite() && w >= 0.0, "frame {frame}, actor {}: weight {w}", actor.name);
+                assert!(w.is_finite() && w >= 0.0, "frame {frame}, actor {}: weight {w}", actor.name());
             }
             let output = graph.output_weight(c);
-            assert!((0.0..=1.0 + 1e-9).contains(&output), "frame {frame}, actor {}: output {output}", actor.name);
+            assert!((0.0..=1.0 + 1e-9).contains(&output), "frame {frame}, actor {}: output {output}", actor.name());
             if override_only {
                 let sum: f64 = weights.iter().sum::<f64>() + graph.default_share(c);
-                assert!((sum - 1.0).abs() <= 1e-9, "frame {frame}, actor {} channel {c}: Σ = {sum}", actor.name);
+                assert!((sum - 1.0).abs() <= 1e-9, "frame {frame}, actor {} channel {c}: Σ = {sum}", actor.name());
             }
         }
     }

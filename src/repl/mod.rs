@@ -667,7 +667,7 @@ impl Repl {
     fn argument_names(&self, command: &str) -> Vec<String> {
         match command {
             ":weights" | ":graph" | ":plot" => {
-                self.host.with_session(|s| s.actors().iter().map(|a| a.name.clone()).collect())
+                self.host.with_session(|s| s.actors().iter().map(|a| a.name().to_string()).collect())
             }
             ":events" | ":watch" => {
                 let mut kinds: Vec<String> = KIND_NAMES.iter().map(|k| k.to_string()).collect();

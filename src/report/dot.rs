@@ -31,8 +31,9 @@ pub fn graph_dot(session: &Session, id: ActorId) -> String {
     let graph = actor.graph();
     let channels = graph.channels();
     let clock = session.clock();
-    let mut out = format!("digraph {} {{\n", quoted(&actor.name));
-    let title = format!("{} · {} · frame {} · {} s", actor.name, actor.spec.describe(), clock.frame(), clock.time());
+    let mut out = format!("digraph {} {{\n", quoted(actor.name()));
+    let title =
+        format!("{} · {} · frame {} · {} s", actor.name(), actor.spec().describe(), clock.frame(), clock.time());
     let _ = writeln!(out, "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label={}];", quoted(&title));
     out.push_str("  node [fontname=\"Helvetica\", fontsize=11];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
     let outputs: Vec<f64> = (0..channels.len()).map(|c| graph.output_weight(c)).collect();
@@ -42,8 +43,8 @@ pub fn graph_dot(session: &Session, id: ActorId) -> String {
         quoted(&format!("output\n{}", shares(channels, &outputs)))
     );
     for (l, layer) in graph.layers().iter().enumerate() {
-        let mut label = format!("layer {}\nweight {}", layer.name, fixed(layer.weight));
-        if let Some(mask) = &layer.mask {
+        let mut label = format!("layer {}\nweight {}", layer.name(), fixed(layer.weight));
+        if let Some(mask) = layer.mask() {
             let names: Vec<&str> = mask.iter().map(|&c| channels[c].as_str()).collect();
             let _ = write!(label, "\nmask [{}]", names.join(", "));
         }

@@ -23,11 +23,11 @@ use crate::session::{ActorId, Session};
 pub fn explain(session: &Session, id: ActorId) -> String {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
-    let mut out = format!("{} · explain · frame {}\n", actor.name, session.clock().frame());
+    let mut out = format!("{} · explain · frame {}\n", actor.name(), session.clock().frame());
     let layers = actor.graph().layers();
     for layer in layers {
         let Source::BlendTree(runtime) = &layer.source else { continue };
-        let _ = writeln!(out, "layer {}", layer.name);
+        let _ = writeln!(out, "layer {}", layer.name());
         for node in runtime.explain() {
             out.push_str(&node_text(snapshot, &node));
         }
@@ -35,7 +35,7 @@ pub fn explain(session: &Session, id: ActorId) -> String {
     if !layers.iter().any(|l| matches!(l.source, Source::BlendTree(_))) {
         out.push_str("no blend tree to explain; its layers hold:\n");
         for layer in layers {
-            let _ = writeln!(out, "  layer {}  {}", layer.name, source_summary(snapshot, &layer.source));
+            let _ = writeln!(out, "  layer {}  {}", layer.name(), source_summary(snapshot, &layer.source));
         }
     }
     out

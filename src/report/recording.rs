@@ -136,7 +136,7 @@ impl Recording {
         let a = session.actor(actor);
         Recording {
             actor,
-            actor_name: a.name.clone(),
+            actor_name: a.name().to_string(),
             every: every.max(1),
             first_frame: session.clock().frame(),
             channels: a.graph().channels().to_vec(),

@@ -103,7 +103,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     let s = state.clone();
     raw.set(
         "actor_name",
-        lua.create_function(move |_, this: Actor| Ok(s.borrow().session.actor(actor_id(&this)?).name.clone()))?,
+        lua.create_function(move |_, this: Actor| Ok(s.borrow().session.actor(actor_id(&this)?).name().to_string()))?,
     )?;
 
     let s = state.clone();
@@ -203,7 +203,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         lua.create_function(move |_, this: Actor| {
             let host = s.borrow();
             let actor = host.session.actor(actor_id(&this)?);
-            Ok(format!("actor {} ({})", actor.name, actor.spec.describe()))
+            Ok(format!("actor {} ({})", actor.name(), actor.spec().describe()))
         })?,
     )?;
     Ok(())
@@ -318,7 +318,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         lua.create_function(move |_, this: Actor| {
             let handle = playback(&this)?;
             let host = s.borrow();
-            let actor = &host.session.actor(handle.actor).name;
+            let actor = host.session.actor(handle.actor).name();
             let state = host.session.playback_state(handle).map_or("gone", |s| s.name());
             Ok(format!("playback #{} on {actor} ({state})", handle.serial))
         })?,
@@ -477,7 +477,7 @@ fn trace_table(lua: &Lua, session: &crate::session::Session, id: ActorId) -> mlu
         let crate::graph::Source::Timeline(crate::graph::TimelineSlot { playback: Some(p), .. }) = &layer.source else {
             continue;
         };
-        push_playback(lua, snapshot, p, &layer.name, None, &playbacks)?;
+        push_playback(lua, snapshot, p, layer.name(), None, &playbacks)?;
     }
     trace.set("playbacks", playbacks)?;
     let commands = lua.create_table()?;

@@ -604,7 +604,9 @@ pub(crate) fn event_filter(
                     format!("{label}: `kind` takes an event kind name, got {}", other.type_name()),
                 ));
             }
-            ("actor", value) => out.actor = Some(session.actor(actor_of(lua, label, session, value)?).name.clone()),
+            ("actor", value) => {
+                out.actor = Some(session.actor(actor_of(lua, label, session, value)?).name().to_string())
+            }
             (other, _) => {
                 let hint = suggestion(other, KEYS.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
                 return Err(located(lua, format!("{label}: unknown filter key `{other}` (known: kind, actor){hint}")));
@@ -649,7 +651,7 @@ pub(crate) fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
 fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
     let host = state.borrow();
     host.rerunning.as_ref()?;
-    host.session.find_actor(name).ok().filter(|&id| host.session.actor(id).spec == *spec)
+    host.session.find_actor(name).ok().filter(|&id| host.session.actor(id).spec() == spec)
 }
 
 /// Refuses to step the clock (`what`: `bl.step`, `bl.frames`) from inside a frame: from a

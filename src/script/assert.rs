@@ -59,7 +59,7 @@ impl EventSpec {
                 }
                 "actor" => {
                     let id = actor_of(lua, "bl.expect_event", session, value)?;
-                    out.actor = Some(session.actor(id).name.clone());
+                    out.actor = Some(session.actor(id).name().to_string());
                 }
                 "count" => out.count = Some(usize::from_lua_value(lua, value, "count")?),
                 _ => out.fields.push((key, value)),
@@ -235,7 +235,7 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
         Some(name) => graph.channels().iter().position(|ch| ch == name).ok_or_else(|| {
             let hint = suggestion(name, graph.channels().iter().map(String::as_str))
                 .map_or(String::new(), |h| format!("; {h}"));
-            located(lua, format!("bl.expect_weights: actor `{}` has no channel `{name}`{hint}", a.name))
+            located(lua, format!("bl.expect_weights: actor `{}` has no channel `{name}`{hint}", a.name()))
         })?,
         None => 0,
     };
@@ -249,7 +249,7 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
         if !actual.iter().any(|(name, _)| *name == leaf) {
             let hint =
                 suggestion(&leaf, actual.iter().map(|(n, _)| n.as_str())).map_or(String::new(), |h| format!("; {h}"));
-            return Err(located(lua, format!("bl.expect_weights: actor `{}` has no leaf `{leaf}`{hint}", a.name)));
+            return Err(located(lua, format!("bl.expect_weights: actor `{}` has no leaf `{leaf}`{hint}", a.name())));
         }
         wanted.push((leaf, weight));
     }
@@ -275,7 +275,11 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
     let channel = graph.channels()[c].as_str();
     Err(located(
         lua,
-        format!("expectation failed: weights of {} ({channel}) off by more than {tol:e}\n{}", a.name, table.trim_end()),
+        format!(
+            "expectation failed: weights of {} ({channel}) off by more than {tol:e}\n{}",
+            a.name(),
+            table.trim_end()
+        ),
     ))
 }
 

@@ -100,7 +100,7 @@ fn unread_inputs(lua: &Lua, session: &Session, actor: ActorId, name: &str) -> ml
     Ok(unread
         .map(|track| {
             let parameter = &session.snapshot().parameters[track.parameter].name;
-            format!("bl.inputs: [inputs.{name}] drives `{parameter}`, which nothing of actor `{}` reads", a.name)
+            format!("bl.inputs: [inputs.{name}] drives `{parameter}`, which nothing of actor `{}` reads", a.name())
         })
         .collect())
 }

@@ -540,7 +540,7 @@ impl Host {
         let host = self.state.borrow();
         let session = &host.session;
         let snapshot = session.snapshot();
-        let mut names: BTreeSet<String> = session.actors().iter().map(|a| a.name.clone()).collect();
+        let mut names: BTreeSet<String> = session.actors().iter().map(|a| a.name().to_string()).collect();
         names.extend(snapshot.parameters.iter().map(|p| p.name.clone()));
         names.extend(snapshot.assets.keys().cloned());
         names.extend(KIND_NAMES.iter().map(|k| k.to_string()));

@@ -243,12 +243,12 @@ fn finals(session: &Session) -> Vec<(String, f64, f64)> {
         for (c, channel) in graph.channels().iter().enumerate() {
             for (i, leaf) in graph.leaves().iter().enumerate() {
                 out.push((
-                    format!("{}/{} [{channel}]", actor.name, leaf.name),
+                    format!("{}/{} [{channel}]", actor.name(), leaf.name),
                     graph.weights(c)[i],
                     graph.local_time(i),
                 ));
             }
-            let name = format!("{} [{channel}] <default>, output", actor.name);
+            let name = format!("{} [{channel}] <default>, output", actor.name());
             out.push((name, graph.default_share(c), graph.output_weight(c)));
         }
     }
