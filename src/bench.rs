@@ -34,6 +34,7 @@ use crate::compile::{ParamId, compile};
 use crate::config::SourceFile;
 use crate::session::{ActorId, ActorSpec, Session};
 use crate::time::Ticks;
+use crate::timeline::TimelineId;
 
 /// The crowd's library: WORKLOAD §2 as blendlab config.
 pub const CROWD_LIBRARY: &str = r#"
@@ -182,6 +183,9 @@ pub struct Crowd {
     session: Session,
     ids: Vec<ActorId>,
     speed: ParamId,
+    /// The hit's timeline, and the layer it plays on (the same in every character's graph).
+    hit: TimelineId,
+    hit_layer: usize,
 }
 
 fn fail(e: crate::session::SessionError) -> String {
@@ -203,7 +207,13 @@ impl Crowd {
             ids.push(id);
         }
         let speed = session.snapshot().parameter_id("speed").ok_or("the crowd library has no `speed`")?;
-        Ok(Crowd { session, ids, speed })
+        let hit = session.snapshot().timeline_id("hit_reaction").ok_or("the crowd library has no `hit_reaction`")?;
+        let hit_layer = session.snapshot().graphs[session.snapshot().graph_id("crowd").ok_or("no `crowd` graph")?]
+            .layers
+            .iter()
+            .position(|layer| layer.name == "hit")
+            .ok_or("the crowd graph has no `hit` layer")?;
+        Ok(Crowd { session, ids, speed, hit, hit_layer })
     }
 
     /// WORKLOAD frame `f`: every character's input and hit through the session API, then one
@@ -212,7 +222,7 @@ impl Crowd {
         for (i, &id) in self.ids.iter().enumerate() {
             self.session.set_param_by_id(id, self.speed, input(f, i)).map_err(fail)?;
             if hit_now(f, i) {
-                self.session.play(id, "hit_reaction", Some("hit"), Ticks::ZERO).map_err(fail)?;
+                self.session.play_by_id(id, self.hit, self.hit_layer, Ticks::ZERO).map_err(fail)?;
             }
         }
         let frame = self.session.plan_frames(1).map_err(fail)?;

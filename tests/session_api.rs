@@ -1,5 +1,5 @@
 //! Session API used by Rust front ends (the crowd benchmark): a replayed timeline behaves
-//! exactly like a fresh playback, and leaf local times can be placed.
+//! exactly like a fresh playback, leaf local times can be placed, and `play_by_id` is `play`.
 
 use blendlab::compile::compile;
 use blendlab::config::SourceFile;
@@ -151,4 +151,34 @@ fn a_parameter_without_smoothing_is_at_its_value_once_set_and_a_smoothed_one_mov
     session.apply_snapshot(with_smoothing(0.0));
     let settled = session.param(plain, "speed").unwrap();
     assert_eq!((settled.raw, settled.smoothed, settled.velocity), (1.0, 1.0, 0.0));
+}
+
+/// `play_by_id` (timeline and layer resolved once, as a crowd does) is `play` by names: the
+/// same weights, times and events; a replaced playback's handle still tells how it ended.
+#[test]
+fn play_by_id_is_play_by_names() {
+    let mut s = session();
+    let by_name = s.spawn("by_name", ActorSpec::Graph("body".into())).unwrap();
+    let by_id = s.spawn("by_id", ActorSpec::Graph("body".into())).unwrap();
+    let scene = s.snapshot().timeline_id("scene").unwrap();
+    let action = s.actor(by_id).graph().layer_index("action").unwrap();
+    let mut handles = Vec::new();
+    for (at, frames_after) in [(0, 10), (10, 100), (110, 5)] {
+        let named = s.play(by_name, "scene", Some("action"), Ticks::ZERO).unwrap();
+        let resolved = s.play_by_id(by_id, scene, action, Ticks::ZERO).unwrap();
+        handles.push((named, resolved));
+        for _ in 0..frames_after {
+            frames(&mut s, 1);
+            assert_eq!(state(&s, by_name), state(&s, by_id), "played at frame {at}");
+        }
+    }
+    assert_eq!(events_after(&s, "by_name", -1), events_after(&s, "by_id", -1));
+    // Replaced while playing (10 frames in), then after completing (100 frames in).
+    let ended: Vec<_> = handles.iter().map(|&(n, r)| (s.playback_state(n), s.playback_state(r))).collect();
+    use blendlab::timeline::playback::PlaybackState::{Complete, Interrupted, Playing};
+    assert_eq!(ended, [(Ok(Interrupted), Ok(Interrupted)), (Ok(Complete), Ok(Complete)), (Ok(Playing), Ok(Playing))]);
+    assert_eq!(s.interrupt(handles[0].1), Ok(()), "interrupting an ended playback changes nothing");
+    assert_eq!(s.play_by_id(by_id, scene, action, Ticks(-1)), Err(SessionError::NegativeTimelineTime(-1e-12)));
+    let base = s.actor(by_id).graph().layer_index("base").unwrap();
+    assert!(matches!(s.play_by_id(by_id, scene, base, Ticks::ZERO), Err(SessionError::NotATimelineLayer { .. })));
 }
