@@ -4,6 +4,10 @@
 
 use crate::time::Ticks;
 
+/// A clip's or timeline's name in an event: shared with the library, so that logging one
+/// copies no text (a crowd logs three per hit).
+pub type Name = std::sync::Arc<str>;
+
 /// Every event kind name of the public contract (DESIGN.md), for validating filters.
 pub const KIND_NAMES: &[&str] = &[
     "clip_enable",
@@ -48,29 +52,29 @@ pub enum FieldValue {
 pub enum EventKind {
     /// Task lifecycle of a timeline clip at the playback's local frame (REFERENCE §4).
     ClipBegin {
-        clip: String,
+        clip: Name,
         local_frame: i64,
         task: String,
     },
     /// Recorded only while tick tracing is on.
     ClipTick {
-        clip: String,
+        clip: Name,
         local_frame: i64,
         task: String,
     },
     ClipFinish {
-        clip: String,
+        clip: Name,
         local_frame: i64,
         task: String,
     },
     ClipInterrupt {
-        clip: String,
+        clip: Name,
         local_frame: i64,
         task: String,
     },
     /// A flow-scoped task released at the end of its playback.
     TaskDispose {
-        clip: String,
+        clip: Name,
         local_frame: i64,
         task: String,
     },
@@ -115,37 +119,37 @@ pub enum EventKind {
     },
     /// A timeline clip entered the active set (its interval contains the time).
     ClipEnable {
-        clip: String,
+        clip: Name,
     },
     /// A timeline clip left the active set: weight 0, time frozen.
     ClipDisable {
-        clip: String,
+        clip: Name,
     },
     /// A marker fired.
     Signal {
         name: String,
-        timeline: String,
+        timeline: Name,
     },
     /// A looping playback wrapped; `count` loops have completed.
     TimelineLooped {
-        timeline: String,
+        timeline: Name,
         count: u64,
     },
     /// A playback with wrap `none` reached its duration.
     TimelineComplete {
-        timeline: String,
+        timeline: Name,
     },
     /// A playback was interrupted (or replaced).
     TimelineInterrupted {
-        timeline: String,
+        timeline: Name,
     },
     /// `play` named a timeline that does not exist.
     TimelineMissing {
-        timeline: String,
+        timeline: Name,
     },
     /// A playback jumped in time; `policy` says whether skipped markers fired.
     Seek {
-        timeline: String,
+        timeline: Name,
         from: Ticks,
         to: Ticks,
         policy: &'static str,
@@ -199,7 +203,7 @@ impl EventKind {
     /// The kind-specific fields, in a fixed order.
     pub fn fields(&self) -> Vec<(&'static str, FieldValue)> {
         use FieldValue::*;
-        let text = |s: &String| Text(s.clone());
+        let text = |s: &str| Text(s.to_string());
         match self {
             EventKind::ClipBegin { clip, local_frame, task }
             | EventKind::ClipTick { clip, local_frame, task }

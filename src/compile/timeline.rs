@@ -47,7 +47,7 @@ impl Builder<'_> {
             .and_then(|r| u32::try_from(*r.get_ref()).ok())
             .filter(|r| (1..=crate::config::timeline::MAX_FRAME_RATE).contains(&i64::from(*r)));
         let mut timeline = Timeline {
-            name: named.name.clone(),
+            name: named.name.as_str().into(),
             frame_rate,
             wrap: raw.wrap,
             duration: Ticks::ZERO,
@@ -179,7 +179,7 @@ impl Builder<'_> {
             Some(RawCurve::Keys(keys)) => Curve::Keys(keys.iter().map(|k| (k[0], k[1])).collect()),
         };
         TimelineClip {
-            name: String::new(),
+            name: "".into(),
             layer: None,
             motion,
             start,
@@ -457,7 +457,7 @@ impl Builder<'_> {
                     None,
                 );
             }
-            p.clip.name = name.get_ref().clone();
+            p.clip.name = name.get_ref().as_str().into();
         }
         let mut repeats: std::collections::BTreeMap<String, usize> = Default::default();
         for p in pending.iter_mut() {
@@ -474,7 +474,7 @@ impl Builder<'_> {
                     *seen += 1;
                     let name = if *seen == 1 { base.clone() } else { format!("{base}#{seen}") };
                     if used.insert(name.clone()) {
-                        break name;
+                        break name.into();
                     }
                 };
             }
@@ -677,7 +677,7 @@ impl Builder<'_> {
         };
         let graph: Vec<Vec<usize>> = self.snapshot.timelines.iter().map(children).collect();
         for cycle in super::find_cycles(&graph) {
-            let names: Vec<&str> = cycle.iter().map(|&t| self.snapshot.timelines[t].name.as_str()).collect();
+            let names: Vec<&str> = cycle.iter().map(|&t| &*self.snapshot.timelines[t].name).collect();
             let message = format!("timeline cycle: {} → {}", names.join(" → "), names[0]);
             let (file, span) = spans[cycle[0]].clone();
             self.error(

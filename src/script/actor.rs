@@ -442,7 +442,7 @@ fn push_playback(
 ) -> mlua::Result<()> {
     let def = &snapshot.timelines[p.timeline];
     let entry = lua.create_table()?;
-    entry.set("timeline", def.name.as_str())?;
+    entry.set("timeline", &*def.name)?;
     entry.set("layer", layer)?;
     entry.set("nested_in", nested_in)?;
     entry.set("state", p.state().name())?;
@@ -452,7 +452,7 @@ fn push_playback(
     for (c, clip) in def.clips.iter().enumerate() {
         let (Some(task), Some((first, last))) = (&clip.task, clip.frames) else { continue };
         let row = lua.create_table()?;
-        row.set("name", clip.name.as_str())?;
+        row.set("name", &*clip.name)?;
         row.set("task", task.kind.name())?;
         row.set("first", first)?;
         row.set("last", last)?;

@@ -4,7 +4,7 @@
 //! while begun and inside, Finish at `end_frame`. Tasks only submit commands (§7).
 
 use super::{TaskKind, Timeline};
-use crate::event::{EventKind, FieldValue};
+use crate::event::{EventKind, FieldValue, Name};
 use crate::time::Ticks;
 
 /// A lifecycle step of a task.
@@ -103,7 +103,7 @@ impl Lifecycle {
             let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
             let inside = start <= frame && frame <= end;
             let event =
-                |make: fn(String, i64, String) -> EventKind| make(clip.name.clone(), frame, task.kind.name().into());
+                |make: fn(Name, i64, String) -> EventKind| make(clip.name.clone(), frame, task.kind.name().into());
             if !self.begun[c] && inside {
                 self.begun[c] = true;
                 if task.flow {

@@ -122,8 +122,9 @@ enum Place {
 /// A compiled timeline clip. Times are ticks on the timeline; durations of mixes are seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimelineClip {
-    /// Leaf name: `name`, or the motion's name with `#2`, `#3`… for repeats in track order.
-    pub name: String,
+    /// Leaf name: `name`, or the motion's name with `#2`, `#3`… for repeats in track order;
+    /// shared with the events that name it.
+    pub name: std::sync::Arc<str>,
     /// Where it sits: index into [`Timeline::layers`]; `None` for task-only clips.
     pub layer: Option<usize>,
     pub motion: Option<ClipMotion>,
@@ -338,7 +339,8 @@ pub struct Marker {
 /// A compiled timeline: read-only, shared by all playbacks.
 #[derive(Clone, Debug)]
 pub struct Timeline {
-    pub name: String,
+    /// Shared with the events that name it.
+    pub name: std::sync::Arc<str>,
     pub frame_rate: Option<u32>,
     pub wrap: WrapMode,
     /// `D`: fixed, or the latest clip end minus one tick.

@@ -301,7 +301,7 @@ impl Playback {
             let first = leaves.len();
             match clip.motion.filter(|_| clip.layer.is_some()) {
                 Some(ClipMotion::Clip(_)) => {
-                    leaves.push(PlaybackLeaf { name: clip.name.clone(), kind: LeafKind::Clip { clip: c } });
+                    leaves.push(PlaybackLeaf { name: clip.name.to_string(), kind: LeafKind::Clip { clip: c } });
                     inner.push(Inner::None);
                 }
                 Some(ClipMotion::Tree(tree)) => {
@@ -389,10 +389,10 @@ impl Playback {
                 old_def.markers.iter().zip(&self.emitted_once).any(|(o, &done)| done && o.name == marker.name);
         }
         let old_clips: BTreeMap<&str, usize> =
-            old_def.clips.iter().enumerate().map(|(o, clip)| (clip.name.as_str(), o)).collect();
+            old_def.clips.iter().enumerate().map(|(o, clip)| (clip.name.as_ref(), o)).collect();
         // In new clip order, so `active` comes out sorted.
         for (n, clip) in new_def.clips.iter().enumerate() {
-            if let Some(&o) = old_clips.get(clip.name.as_str()) {
+            if let Some(&o) = old_clips.get(clip.name.as_ref()) {
                 new.carry_clip(n, self, o, snapshot, old_snapshot, channels);
             }
         }
@@ -1291,7 +1291,7 @@ pub struct MixerView<'a> {
 /// The names of a timeline's clips, in order (a lifecycle carries over a reload only when
 /// they are unchanged).
 fn clip_names(snapshot: &Snapshot, timeline: TimelineId) -> Vec<&str> {
-    snapshot.timelines[timeline].clips.iter().map(|c| c.name.as_str()).collect()
+    snapshot.timelines[timeline].clips.iter().map(|c| c.name.as_ref()).collect()
 }
 
 /// NormalizeMixer on one input: `w / sum` when `0 < sum < 1`, else `w`. A lone input (its
