@@ -4,9 +4,10 @@
 
 use crate::time::Ticks;
 
-/// A clip's or timeline's name in an event: shared with the library, so that logging one
-/// copies no text (a crowd logs three per hit).
-pub type Name = std::sync::Arc<str>;
+/// A name in an event (an actor's, a clip's, a timeline's): shared with the actor or the
+/// library, so that logging one copies no text (a crowd logs three per hit). Not atomic: a
+/// session and its log live on one thread.
+pub type Name = std::rc::Rc<str>;
 
 /// Every event kind name of the public contract (DESIGN.md), for validating filters.
 pub const KIND_NAMES: &[&str] = &[
@@ -296,7 +297,7 @@ pub struct Event {
     pub time: Ticks,
     /// The actor it concerns, if any: its name, shared by all its events (logging one copies
     /// no text).
-    pub actor: Option<std::sync::Arc<str>>,
+    pub actor: Option<Name>,
     pub kind: EventKind,
 }
 

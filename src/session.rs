@@ -8,7 +8,6 @@
 //! exactly that order ([`Session::finish_frame`]).
 
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 use crate::blend::params::ParamState;
 use crate::clock::{Clock, ClockError};
@@ -76,7 +75,7 @@ pub struct Actor {
 #[derive(Clone, Debug)]
 struct ActorAbout {
     /// Heads the actor's table titles and its event lines (shared by every event).
-    name: Arc<str>,
+    name: crate::event::Name,
     spec: ActorSpec,
     entity: Entity,
     /// The commands routed to this actor in its last frame with commands, and what the
@@ -243,7 +242,12 @@ impl Session {
     }
 
     fn log(&mut self, actor: Option<&str>, kind: EventKind) {
-        self.log.push(Event { frame: self.clock.frame(), time: self.clock.time(), actor: actor.map(Arc::from), kind });
+        self.log.push(Event {
+            frame: self.clock.frame(),
+            time: self.clock.time(),
+            actor: actor.map(crate::event::Name::from),
+            kind,
+        });
     }
 
     /// Logs `events` for actor `id`, in order.

@@ -124,7 +124,7 @@ enum Place {
 pub struct TimelineClip {
     /// Leaf name: `name`, or the motion's name with `#2`, `#3`… for repeats in track order;
     /// shared with the events that name it.
-    pub name: std::sync::Arc<str>,
+    pub name: crate::event::Name,
     /// Where it sits: index into [`Timeline::layers`]; `None` for task-only clips.
     pub layer: Option<usize>,
     pub motion: Option<ClipMotion>,
@@ -340,7 +340,7 @@ pub struct Marker {
 #[derive(Clone, Debug)]
 pub struct Timeline {
     /// Shared with the events that name it.
-    pub name: std::sync::Arc<str>,
+    pub name: crate::event::Name,
     pub frame_rate: Option<u32>,
     pub wrap: WrapMode,
     /// `D`: fixed, or the latest clip end minus one tick.
