@@ -191,10 +191,11 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     out
 }
 
-/// One event as a line: `frame F t=T actor: kind field=value …`.
-pub fn event_line(event: &Event, style: Style) -> String {
+/// One event as a line: `frame F t=T actor: kind field=value …`; `actor` is the name of the
+/// actor it concerns ([`crate::event::EventLog::actor_name`]).
+pub fn event_line(event: &Event, actor: Option<&str>, style: Style) -> String {
     let mut line = format!("frame {} t={}", event.frame, event.time);
-    if let Some(actor) = &event.actor {
+    if let Some(actor) = actor {
         let _ = write!(line, " {actor}:");
     }
     let _ = write!(line, " {}", style.paint(event.kind.name(), kind_paint(event.kind.name())));
@@ -489,7 +490,7 @@ mod tests {
             let args = vec![("fade".to_string(), FieldValue::Given(fade))];
             let kind = crate::event::EventKind::Command { kind: "PlayAnimation".into(), source: "a#1/b".into(), args };
             let event = Event { frame: 1, time: crate::time::Ticks(0), actor: None, kind };
-            let line = event_line(&event, Style::default());
+            let line = event_line(&event, None, Style::default());
             assert!(line.ends_with(&format!("source=a#1/b {text}")), "{line}");
         }
     }

@@ -241,23 +241,17 @@ impl Session {
         })
     }
 
-    fn log(&mut self, actor: Option<&str>, kind: EventKind) {
-        self.log.push(Event {
-            frame: self.clock.frame(),
-            time: self.clock.time(),
-            actor: actor.map(crate::event::Name::from),
-            kind,
-        });
+    fn log(&mut self, actor: Option<ActorId>, kind: EventKind) {
+        self.log.push(Event { frame: self.clock.frame(), time: self.clock.time(), actor, kind });
     }
 
     /// Logs `events` for actor `id`, in order.
     /// Tick events are kept only while tick tracing is on.
     fn log_actor(&mut self, id: ActorId, events: impl IntoIterator<Item = EventKind>) {
         let (frame, time) = (self.clock.frame(), self.clock.time());
-        let actor = &self.actors[id].about.name;
         let traced = |kind: &EventKind| self.trace_ticks || !matches!(kind, EventKind::ClipTick { .. });
         let events = events.into_iter().filter(traced);
-        self.log.extend(events.map(|kind| Event { frame, time, actor: Some(actor.clone()), kind }));
+        self.log.extend(events.map(|kind| Event { frame, time, actor: Some(id), kind }));
     }
 
     /// Whether `clip_tick` events are recorded (off by default: they are many).
@@ -452,9 +446,8 @@ impl Session {
                     let actor = &mut self.actors[id];
                     actor.params = params;
                     actor.graph = Graph::new(actor.graph.channels().to_vec(), Vec::new());
-                    let name = actor.name().to_string();
                     let message = format!("{error}; the actor rests in the default pose until it is back");
-                    self.log(Some(&name), EventKind::Warning { message });
+                    self.log(Some(id), EventKind::Warning { message });
                 }
             }
         }
@@ -477,13 +470,16 @@ impl Session {
         let now = self.clock.now();
         let graph = build_graph(&self.snapshot, &spec, now, &mut self.serial)?;
         let params = self.snapshot.parameters.iter().map(ParamState::at_default).collect();
-        let about = ActorAbout { name: name.into(), spec, entity: Entity::default(), last_commands: Vec::new() };
+        let name: crate::event::Name = name.into();
+        let logged_as = self.log.add_actor(name.clone());
+        debug_assert_eq!(logged_as, self.actors.len(), "the log names actors by their ids");
+        let about = ActorAbout { name, spec, entity: Entity::default(), last_commands: Vec::new() };
         let mut actor = Actor { params, graph, about: Box::new(about) };
         let mut events = Vec::new();
         actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
         self.actors.push(actor);
         let id = self.actors.len() - 1;
-        self.actor_ids.insert(name.into(), id);
+        self.actor_ids.insert(self.actors[id].name().into(), id);
         self.log_actor(id, events);
         Ok(id)
     }
@@ -499,8 +495,7 @@ impl Session {
         start: Ticks,
     ) -> Result<PlaybackHandle, SessionError> {
         let Some(id) = self.snapshot.timeline_id(timeline) else {
-            let name = self.actors[actor].name().to_string();
-            self.log(Some(&name), EventKind::TimelineMissing { timeline: timeline.into() });
+            self.log(Some(actor), EventKind::TimelineMissing { timeline: timeline.into() });
             return Err(SessionError::UnknownAsset {
                 kind: "timeline",
                 name: timeline.into(),

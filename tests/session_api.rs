@@ -67,7 +67,7 @@ fn events_after(session: &Session, actor: &str, after: i64) -> Vec<String> {
     session
         .events()
         .iter()
-        .filter(|e| e.frame > after && e.actor.as_deref() == Some(actor))
+        .filter(|e| e.frame > after && session.events().actor_name(e) == Some(actor))
         .map(|e| without_serials(&format!("{} {:?}", e.frame, e.kind)))
         .collect()
 }

@@ -514,7 +514,8 @@ impl Repl {
                 .filter(|e| kinds.is_empty() || kinds.iter().any(|k| k == e.kind.name()))
                 .collect();
             let skipped = matching.len().saturating_sub(EVENTS_SHOWN);
-            let mut lines: Vec<String> = matching[skipped..].iter().map(|e| event_line(e, style)).collect();
+            let mut lines: Vec<String> =
+                matching[skipped..].iter().map(|e| event_line(e, session.events().actor_name(e), style)).collect();
             if skipped > 0 {
                 lines.insert(0, format!("… {skipped} earlier events (bl.events() has them all)"));
             }

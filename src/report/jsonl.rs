@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::event::{Event, FieldValue};
+use crate::event::{Event, EventLog, FieldValue};
 
 /// A JSON string literal.
 pub fn json_string(text: &str) -> String {
@@ -32,9 +32,9 @@ pub fn json_number(x: f64) -> String {
     if x.is_finite() { format!("{x}") } else { "null".into() }
 }
 
-/// One event as one line of JSON.
-pub fn event_json(event: &Event) -> String {
-    let actor = event.actor.as_deref().map_or("null".into(), json_string);
+/// One event as one line of JSON; `actor` is the name of the actor it concerns.
+pub fn event_json(event: &Event, actor: Option<&str>) -> String {
+    let actor = actor.map_or("null".into(), json_string);
     let mut line = format!(
         "{{\"frame\":{},\"time\":{},\"actor\":{actor},\"kind\":{}",
         event.frame,
@@ -53,9 +53,9 @@ pub fn event_json(event: &Event) -> String {
     line
 }
 
-/// Every event, one per line.
-pub fn events_jsonl<'a>(events: impl IntoIterator<Item = &'a Event>) -> String {
-    events.into_iter().map(|e| event_json(e) + "\n").collect()
+/// Every event of `log` that `keep` keeps, one per line.
+pub fn events_jsonl(log: &EventLog, keep: impl Fn(&Event) -> bool) -> String {
+    log.iter().filter(|e| keep(e)).map(|e| event_json(e, log.actor_name(e)) + "\n").collect()
 }
 
 #[cfg(test)]
@@ -69,18 +69,18 @@ mod tests {
         let event = Event {
             frame: 3,
             time: Ticks(50_000_000_000),
-            actor: Some("hero \"1\"".into()),
+            actor: Some(0),
             kind: EventKind::Signal { name: "hit\n".into(), timeline: "a".into() },
         };
         assert_eq!(
-            event_json(&event),
+            event_json(&event, Some("hero \"1\"")),
             r#"{"frame":3,"time":0.05,"actor":"hero \"1\"","kind":"signal","name":"hit\n","timeline":"a"}"#
         );
         let args = vec![("fade".to_string(), FieldValue::Given(0.1))];
         let command =
             Event { kind: EventKind::Command { kind: "PlayAnimation".into(), source: "s".into(), args }, ..event };
         assert!(
-            event_json(&command).ends_with(r#""type":"PlayAnimation","source":"s","fade":0.1}"#),
+            event_json(&command, None).ends_with(r#""type":"PlayAnimation","source":"s","fade":0.1}"#),
             "a number, not text"
         );
         assert_eq!(json_string("\u{1}"), "\"\\u0001\"");

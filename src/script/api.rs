@@ -257,7 +257,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
             let filter = event_filter(lua, &host.session, "bl.events", filter)?;
             let list = lua.create_table()?;
             for event in host.session.events().iter().filter(|e| filter.matches(e)) {
-                list.push(event_table(lua, event)?)?;
+                list.push(event_table(lua, event, host.session.events().actor_name(event))?)?;
             }
             Ok(list)
         })?,
@@ -604,9 +604,7 @@ pub(crate) fn event_filter(
                     format!("{label}: `kind` takes an event kind name, got {}", other.type_name()),
                 ));
             }
-            ("actor", value) => {
-                out.actor = Some(session.actor(actor_of(lua, label, session, value)?).name().to_string())
-            }
+            ("actor", value) => out.actor = Some(actor_of(lua, label, session, value)?),
             (other, _) => {
                 let hint = suggestion(other, KEYS.iter().copied()).map_or(String::new(), |h| format!("; {h}"));
                 return Err(located(lua, format!("{label}: unknown filter key `{other}` (known: kind, actor){hint}")));
@@ -629,13 +627,14 @@ pub(crate) fn actor_of(lua: &Lua, label: &str, session: &Session, value: Value) 
     found.map_err(|message| located(lua, format!("{label}: {message}")))
 }
 
-/// `{ frame, time, kind, actor, …fields }` for one event.
-pub(crate) fn event_table(lua: &Lua, event: &Event) -> mlua::Result<Table> {
+/// `{ frame, time, kind, actor, …fields }` for one event; `actor` is the name of the actor it
+/// concerns.
+pub(crate) fn event_table(lua: &Lua, event: &Event, actor: Option<&str>) -> mlua::Result<Table> {
     let table = lua.create_table()?;
     table.set("frame", event.frame)?;
     table.set("time", event.time.secs())?;
     table.set("kind", event.kind.name())?;
-    table.set("actor", event.actor.as_deref())?;
+    table.set("actor", actor)?;
     for (key, value) in event.kind.fields() {
         match value {
             FieldValue::Text(text) => table.set(key, text)?,
@@ -709,19 +708,21 @@ pub(crate) fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     loop {
         let next = {
             let mut host = state.borrow_mut();
-            let Some(event) = host.session.events().get(host.dispatched).cloned() else { return Ok(()) };
+            let log = host.session.events();
+            let Some(event) = log.get(host.dispatched).cloned() else { return Ok(()) };
+            let actor = log.actor_name(&event).map(str::to_string);
             host.dispatched += 1;
             if host.live.contains(event.kind.name()) {
-                let line = event_line(&event, host.output.style);
+                let line = event_line(&event, actor.as_deref(), host.output.style);
                 writeln!(host.output.out, "{line}").map_err(mlua::Error::external)?;
             }
             let listeners: Vec<Function> =
                 host.listeners.iter().filter(|l| l.kind == event.kind.name()).map(|l| l.function.clone()).collect();
-            (event, listeners)
+            (event, actor, listeners)
         };
-        let (event, listeners) = next;
+        let (event, actor, listeners) = next;
         for listener in listeners {
-            listener.call::<()>(event_table(lua, &event)?)?;
+            listener.call::<()>(event_table(lua, &event, actor.as_deref())?)?;
         }
     }
 }

@@ -10,7 +10,7 @@ use mlua::{Lua, Table, Value};
 use super::Shared;
 use super::api::{actor_of, event_filter, event_table, located};
 use crate::config::suggestion;
-use crate::event::{Event, FieldValue, field_names};
+use crate::event::{Event, EventLog, FieldValue, field_names};
 use crate::report::{self, Align, Style, event_line, fixed, grid};
 use crate::session::Session;
 use crate::time::Ticks;
@@ -27,7 +27,8 @@ struct EventSpec {
     /// Inclusive, in ticks: times given in seconds are rounded to ticks as the clock does,
     /// so `t0 + 0.2` finds an event at the frame time it means.
     between: Option<(Ticks, Ticks)>,
-    actor: Option<String>,
+    /// The actor's id and name.
+    actor: Option<(usize, String)>,
     count: Option<usize>,
     /// Other keys: field name and wanted value.
     fields: Vec<(String, Value)>,
@@ -59,7 +60,7 @@ impl EventSpec {
                 }
                 "actor" => {
                     let id = actor_of(lua, "bl.expect_event", session, value)?;
-                    out.actor = Some(session.actor(id).name().to_string());
+                    out.actor = Some((id, session.actor(id).name().to_string()));
                 }
                 "count" => out.count = Some(usize::from_lua_value(lua, value, "count")?),
                 _ => out.fields.push((key, value)),
@@ -95,7 +96,7 @@ impl EventSpec {
         let fields = event.kind.fields();
         event.kind.name() == self.kind
             && self.between.is_none_or(|(t0, t1)| (t0..=t1).contains(&event.time))
-            && self.actor.as_deref().is_none_or(|a| event.actor.as_deref() == Some(a))
+            && self.actor.as_ref().is_none_or(|&(id, _)| event.actor == Some(id))
             && self.fields.iter().all(|(key, wanted)| {
                 fields.iter().any(|(k, v)| k == key && field_equals(v, wanted))
                     || (key == "frame" && number(wanted) == Some(event.frame as f64))
@@ -112,7 +113,7 @@ impl EventSpec {
             };
             let _ = write!(text, " {key}={shown}");
         }
-        if let Some(actor) = &self.actor {
+        if let Some((_, actor)) = &self.actor {
             let _ = write!(text, " actor={actor}");
         }
         if let Some((t0, t1)) = self.between {
@@ -170,10 +171,10 @@ fn field_equals(field: &FieldValue, wanted: &Value) -> bool {
 }
 
 /// Up to [`SHOWN`] event lines, indented, with a count of the rest.
-fn listing(events: &[&Event]) -> String {
+fn listing(log: &EventLog, events: &[&Event]) -> String {
     let mut text = String::new();
     for event in events.iter().take(SHOWN) {
-        let _ = write!(text, "\n              {}", event_line(event, Style::default()));
+        let _ = write!(text, "\n              {}", event_line(event, log.actor_name(event), Style::default()));
     }
     if events.len() > SHOWN {
         let _ = write!(text, "\n              … and {} more", events.len() - SHOWN);
@@ -192,18 +193,18 @@ fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
         None => !matching.is_empty(),
     };
     if found {
-        return matching.first().map_or_else(|| lua.create_table(), |e| event_table(lua, e));
+        return matching.first().map_or_else(|| lua.create_table(), |e| event_table(lua, e, all.actor_name(e)));
     }
     let of_kind: Vec<&Event> = all.iter().filter(|e| e.kind.name() == spec.kind).collect();
     let actual = if !matching.is_empty() {
-        format!("{}:{}", report::count(matching.len(), "matching event"), listing(&matching))
+        format!("{}:{}", report::count(matching.len(), "matching event"), listing(all, &matching))
     } else if of_kind.is_empty() {
         format!("no {} event at all", spec.kind)
     } else {
         format!(
             "{}, none matching:{}",
             report::count(of_kind.len(), &format!("{} event", spec.kind)),
-            listing(&of_kind)
+            listing(all, &of_kind)
         )
     };
     Err(located(
@@ -308,7 +309,8 @@ fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua
         report::count(repeated.len(), "event")
     );
     for (event, count) in repeated.iter().take(SHOWN) {
-        let _ = write!(text, "\n              {} (×{count})", event_line(event, Style::default()));
+        let line = event_line(event, host.session.events().actor_name(event), Style::default());
+        let _ = write!(text, "\n              {line} (×{count})");
     }
     Err(located(lua, text))
 }

@@ -14,7 +14,7 @@ use mlua::{Lua, Table};
 use super::api::{PRELUDE_NAME, located, run_frames};
 use super::headless::{last_error, run_captured};
 use super::{Confinement, Host, Shared};
-use crate::event::{Event, FieldValue};
+use crate::event::{Event, EventLog, FieldValue};
 use crate::report::{Style, event_line};
 use crate::session::Session;
 
@@ -211,7 +211,7 @@ impl Host {
 /// What a run left behind: the error it ended with, its events and final weights.
 struct Outcome {
     error: Option<String>,
-    events: Vec<Event>,
+    events: EventLog,
     /// `actor/leaf [channel]` → weight, local time; `actor [channel]` → `<default>`, output.
     finals: Vec<(String, f64, f64)>,
 }
@@ -231,7 +231,7 @@ fn run(script: &Path, args: &[String], plan: StepPlan, confinement: Confinement)
     }
     Ok(host.with_session(|session| Outcome {
         error: error.map(|e| format!("error: {e}")),
-        events: session.events().iter().cloned().collect(),
+        events: session.events().clone(),
         finals: finals(session),
     }))
 }
@@ -259,12 +259,13 @@ fn near(a: f64, b: f64) -> bool {
     a == b || (a - b).abs() <= TOLERANCE
 }
 
-/// Two events are the same when everything but numbers is equal and numbers are near.
-fn same_event(a: &Event, b: &Event) -> bool {
+/// Two events (`a` of `log_a`, `b` of `log_b`) are the same when everything but numbers is
+/// equal and numbers are near.
+fn same_event((log_a, a): (&EventLog, &Event), (log_b, b): (&EventLog, &Event)) -> bool {
     let (fa, fb) = (a.kind.fields(), b.kind.fields());
     a.frame == b.frame
         && a.time == b.time
-        && a.actor == b.actor
+        && log_a.actor_name(a) == log_b.actor_name(b)
         && a.kind.name() == b.kind.name()
         && fa.len() == fb.len()
         && fa.iter().zip(&fb).all(|((ka, va), (kb, vb))| {
@@ -287,17 +288,20 @@ fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String
             show(&other.error)
         ));
     }
-    let line = |e: Option<&Event>| e.map_or("<no event>".to_string(), |e| event_line(e, Style::default()));
-    let events = reference.events.len().max(other.events.len());
-    if let Some(k) = (0..events).find(|&k| match (reference.events.get(k), other.events.get(k)) {
-        (Some(a), Some(b)) => !same_event(a, b),
+    let line = |log: &EventLog, k: usize| {
+        log.get(k).map_or("<no event>".to_string(), |e| event_line(e, log.actor_name(e), Style::default()))
+    };
+    let (ours, theirs) = (&reference.events, &other.events);
+    let events = ours.len().max(theirs.len());
+    if let Some(k) = (0..events).find(|&k| match (ours.get(k), theirs.get(k)) {
+        (Some(a), Some(b)) => !same_event((ours, a), (theirs, b)),
         _ => true,
     }) {
         return Some(format!(
             "event {} differs:\n  {written}: {}\n  {name}: {}",
             k + 1,
-            line(reference.events.get(k)),
-            line(other.events.get(k))
+            line(ours, k),
+            line(theirs, k)
         ));
     }
     let pair = |v: Option<&(String, f64, f64)>| v.map_or("<none>".to_string(), |(_, a, b)| format!("{a} {b}"));

@@ -136,7 +136,7 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
             let text = {
                 let host = s.borrow();
                 let filter = event_filter(lua, &host.session, "bl.events_jsonl", filter)?;
-                events_jsonl(host.session.events().iter().filter(|e| filter.matches(e)))
+                events_jsonl(host.session.events(), |e| filter.matches(e))
             };
             write_for_script(lua, &s, "bl.events_jsonl", &path, &text)
         })?,
