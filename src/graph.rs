@@ -740,7 +740,7 @@ impl Graph {
     pub fn prefetch_sources(&self) {
         for layer in &self.layers {
             match &layer.source {
-                Source::BlendTree(tree) => prefetch::soon(tree.leaf_weights().as_ptr()),
+                Source::BlendTree(tree) => tree.prefetch(),
                 Source::Timeline(TimelineSlot { playback: Some(playback), awake: true, .. }) => {
                     prefetch::soon_all(&**playback)
                 }

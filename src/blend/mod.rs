@@ -492,6 +492,12 @@ impl TreeRuntime {
         &self.shape.leaves
     }
 
+    /// Asks for the memory a frame of this runtime writes (a hint: see [`crate::prefetch`]).
+    /// Without reading the shape: [`TreeRuntime::leaf_weights`] would, and check a length.
+    pub fn prefetch(&self) {
+        crate::prefetch::soon(self.numbers.as_ptr());
+    }
+
     /// Each leaf's weight: the product of the child weights on its path from the root.
     pub fn leaf_weights(&self) -> &[f64] {
         &self.numbers[..self.shape.counts.leaves]
