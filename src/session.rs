@@ -534,6 +534,7 @@ impl Session {
         if start < Ticks::ZERO {
             return Err(SessionError::NegativeTimelineTime(start.secs()));
         }
+        self.actors[actor].graph.prefetch_for_play();
         let now = self.clock.now();
         self.serial += 1;
         let serial = self.serial;
