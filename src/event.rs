@@ -327,12 +327,7 @@ impl EventLog {
         event.actor.map(|id| &*self.actor_names[id])
     }
 
-    /// Every actor's name, by id.
-    pub fn actor_names(&self) -> &[Name] {
-        &self.actor_names
-    }
-
-    /// Events per block (a block of 128-byte events is 512 KiB).
+    /// Events per block (a block of 120-byte events is 480 KiB).
     pub const BLOCK: usize = 4096;
 
     pub fn push(&mut self, event: Event) {
