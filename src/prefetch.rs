@@ -19,8 +19,14 @@ pub fn soon<T>(data: *const T) {
 /// Asks for every cache line of `data` (a struct, or a slice's elements).
 #[inline]
 pub fn soon_all<T: ?Sized>(data: &T) {
+    soon_first(data, std::mem::size_of_val(data));
+}
+
+/// Asks for the cache lines of the first `bytes` bytes of `data`.
+#[inline]
+pub fn soon_first<T: ?Sized>(data: &T, bytes: usize) {
     let start = (data as *const T).cast::<u8>();
-    for offset in (0..std::mem::size_of_val(data)).step_by(64) {
+    for offset in (0..bytes).step_by(64) {
         soon(start.wrapping_add(offset));
     }
 }
