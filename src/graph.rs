@@ -467,13 +467,14 @@ fn write_summed(column: &mut [f64], shares: &[f64], scale: f64) -> f64 {
 
 /// One layer of a graph.
 ///
-/// Laid out for a frame over many actors, which no longer fit in cache: what a frame reads of
-/// a layer (its source, weight, leaves and kind) comes first, its name and mask (read only
-/// when the graph is built or reported) after them. Measured on the crowd at 10 000 actors:
-/// 1.1 fewer lines missed per character-frame in a 2 MB cache simulated (15.0 → 13.9) than
-/// Rust's own field order, 62.7 against 63.2 ns per character-frame (medians of 11
-/// interleaved runs), every number the same. Starting each layer at a cache line
-/// (`align(64)`, 192 bytes) missed as many lines in the simulation and ran no faster.
+/// Laid out for a frame over many actors, which no longer fit in cache: what a frame reads
+/// of a layer (its source, weight, leaves and kind) comes first, its name and mask (the
+/// name read when the graph is built or reported, the mask only by graphs with masks) after
+/// them. Measured on the crowd at 10 000 actors: 1.1 fewer lines missed per character-frame
+/// in a 2 MB cache simulated (15.0 → 13.9) than Rust's own field order, 62.7 against 63.2
+/// ns per character-frame (medians of 11 interleaved runs), every number the same. Starting
+/// each layer at a cache line (`align(64)`, 192 bytes) missed as many lines in the
+/// simulation and ran no faster.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Layer {

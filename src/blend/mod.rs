@@ -268,7 +268,7 @@ fn flat_frame(
     flat: &FlatOneD,
     numbers: &mut [f64],
     evaluations: &mut u64,
-    clock: &mut Clock,
+    clock: &mut SyncClock,
     (input, dt): (f64, f64),
 ) {
     let (leaves, cached) = flat.split(numbers);
@@ -466,7 +466,7 @@ pub struct TreeRuntime {
     /// inputs of the last evaluation (the cache key: weights are recomputed only when a
     /// frame's inputs differ) — see [`Counts::split`].
     numbers: Vec<f64>,
-    clock: Clock,
+    clock: SyncClock,
     /// How many times the weights were computed: 0 until the first frame, while the cached
     /// inputs mean nothing.
     evaluations: u64,
@@ -478,9 +478,9 @@ impl TreeRuntime {
         let shape = snapshot.tree_shapes.get(root).cloned().unwrap_or_else(|| Arc::new(TreeShape::new(snapshot, root)));
         let mut numbers = vec![0.0; shape.counts.total()];
         // No input equals a NaN: the first frame evaluates, which the flat `1d` path asks of
-        // its cached input alone ([`FlatOneD::evaluate`]).
+        // its cached input alone ([`flat_frame`]).
         shape.counts.split(&mut numbers).inputs.fill(f64::NAN);
-        TreeRuntime { shape, numbers, clock: Clock::default(), evaluations: 0 }
+        TreeRuntime { shape, numbers, clock: SyncClock::default(), evaluations: 0 }
     }
 
     /// The tree this runtime instantiates.
@@ -574,7 +574,7 @@ impl TreeRuntime {
                 }
             }
             SyncMode::Normalized if to < from => {
-                self.clock = Clock::default();
+                self.clock = SyncClock::default();
                 self.update(params, to);
             }
             SyncMode::Normalized => self.update(params, to - from),
@@ -650,7 +650,7 @@ impl TreeRuntime {
 /// The shared clock of `sync = "normalized"`: the phase in [0, 1) and the whole cycles
 /// completed. One place, so that [`advance_phase`] takes it as one argument.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
-struct Clock {
+struct SyncClock {
     phase: f64,
     cycles: u64,
 }
@@ -658,7 +658,7 @@ struct Clock {
 /// The end of a frame on either path: the leaves' times advanced by `dt` ([`advance`]; not at
 /// all for 0).
 #[inline(always)]
-fn end_frame(shape: &TreeShape, leaves: Leaves, clock: &mut Clock, dt: f64) {
+fn end_frame(shape: &TreeShape, leaves: Leaves, clock: &mut SyncClock, dt: f64) {
     if dt > 0.0 {
         advance(shape, leaves, clock, dt);
     }
@@ -672,7 +672,7 @@ fn end_frame(shape: &TreeShape, leaves: Leaves, clock: &mut Clock, dt: f64) {
 /// it)** — and not at all when `Σw_i` or the cycle is not positive; looping leaves sit at
 /// `phase·D`, one-shots at `D` once a whole cycle has passed. `none`: each leaf advances by
 /// `dt`, looping leaves wrap into `[0, D)`, one-shots hold at `D`.
-fn advance(shape: &TreeShape, leaves: Leaves, clock: &mut Clock, dt: f64) {
+fn advance(shape: &TreeShape, leaves: Leaves, clock: &mut SyncClock, dt: f64) {
     match shape.sync {
         SyncMode::Normalized => advance_phase(shape, leaves.weights, leaves.times, clock, dt),
         SyncMode::None => step_times(&shape.placements, leaves.times, dt),
@@ -685,7 +685,7 @@ fn advance(shape: &TreeShape, leaves: Leaves, clock: &mut Clock, dt: f64) {
 /// sync; and the clock as one pointer, so that its arguments fit in registers and its call
 /// ends the frame as a jump, with nothing saved around it.
 #[inline(never)]
-fn advance_phase(shape: &TreeShape, weights: &[f64], times: &mut [f64], clock: &mut Clock, dt: f64) {
+fn advance_phase(shape: &TreeShape, weights: &[f64], times: &mut [f64], clock: &mut SyncClock, dt: f64) {
     let total: f64 = weights.iter().sum();
     let weighted: f64 = shape.placements.lengths.iter().zip(weights).map(|(length, w)| w * length).sum();
     let cycle = weighted / total;
@@ -735,7 +735,7 @@ fn place_times(placements: &Placements, times: &mut [f64]) {
 
 /// `sync = "normalized"`: looping leaves at `phase·D`, one-shots at `D` once a whole cycle
 /// has passed.
-fn place_on_phase(shape: &TreeShape, times: &mut [f64], Clock { phase, cycles }: Clock) {
+fn place_on_phase(shape: &TreeShape, times: &mut [f64], SyncClock { phase, cycles }: SyncClock) {
     for (clip, time) in shape.placements.iter().zip(times) {
         *time = if clip.looping || cycles == 0 { phase * clip.length } else { clip.length };
     }

@@ -402,12 +402,13 @@ enum Stream {
 }
 
 /// `io.stdout:write` (and `io.write` while the default output is `io.stdout`) writes where
-/// `print` does (the host's output), and `io.stderr:write` where diagnostics do, so that a headless run captures everything a
-/// script writes (once per check, however many runs it makes) and the REPL prints it with the
-/// rest. As Lua's, they take strings and numbers and return the file written, so calls chain
-/// (`io.write(a):write(b)`). Files a script opens write as Lua's do: the standard files'
-/// `write` is found through an `__index` function in front of the methods every file shares,
-/// so other files' calls, and their errors, stay Lua's own.
+/// `print` does (the host's output), and `io.stderr:write` where diagnostics do, so that a
+/// headless run captures everything a script writes (once per check, however many runs it
+/// makes) and the REPL prints it with the rest. As Lua's, they take strings and numbers and
+/// return the file written, so calls chain (`io.write(a):write(b)`). Files a script opens
+/// write as Lua's do: the standard files' `write` is found through an `__index` function in
+/// front of the methods every file shares, so other files' calls, and their errors, stay
+/// Lua's own.
 fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let io: Table = lua.globals().get("io")?;
     let stdout: Value = io.get("stdout")?;
