@@ -13,7 +13,7 @@
 use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
 use crate::compile::{Asset, ClipId, GraphDef, LayerSource, ParamId, Snapshot, TreeId};
-use crate::event::EventKind;
+use crate::event::{EventKind, TransitionChange};
 use crate::prefetch;
 use crate::time::{FrameTime, Ticks};
 use crate::timeline::TimelineId;
@@ -334,11 +334,16 @@ pub fn state_source(snapshot: &Snapshot, name: &str) -> Source {
 
 /// The event a completion produces.
 pub fn completion_event(layer: &str, token: &Token, outcome: Completion, rejected: u64) -> EventKind {
-    let (layer, generation, from, to) = (layer.to_string(), token.generation, token.from.clone(), token.to.clone());
+    let generation = token.generation;
     match outcome {
-        Completion::Committed => EventKind::TransitionCommitted { layer, generation, from, to },
-        Completion::Stale => EventKind::StaleCompletionRejected { layer, generation, rejected },
-        Completion::Duplicate => EventKind::DuplicateCompletionRejected { layer, generation, rejected },
+        Completion::Committed => EventKind::TransitionCommitted(Box::new(TransitionChange {
+            layer: layer.into(),
+            generation,
+            from: token.from.clone(),
+            to: token.to.clone(),
+        })),
+        Completion::Stale => EventKind::StaleCompletionRejected { layer: layer.into(), generation, rejected },
+        Completion::Duplicate => EventKind::DuplicateCompletionRejected { layer: layer.into(), generation, rejected },
     }
 }
 

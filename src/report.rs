@@ -488,8 +488,9 @@ mod tests {
     fn a_commands_given_numbers_print_as_written() {
         for (fade, text) in [(0.1, "fade=0.1"), (1.0, "fade=1"), (0.25, "fade=0.25")] {
             let args = vec![("fade".to_string(), FieldValue::Given(fade))];
-            let kind = crate::event::EventKind::Command { kind: "PlayAnimation".into(), source: "a#1/b".into(), args };
-            let event = Event { frame: 1, time: crate::time::Ticks(0), actor: None, kind };
+            let command = crate::event::Command { kind: "PlayAnimation".into(), source: "a#1/b".into(), args };
+            let kind = crate::event::EventKind::Command(Box::new(command));
+            let event = Event::new(1, crate::time::Ticks(0), None, kind);
             let line = event_line(&event, None, Style::default());
             assert!(line.ends_with(&format!("source=a#1/b {text}")), "{line}");
         }

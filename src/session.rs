@@ -14,12 +14,12 @@ use crate::clock::{Clock, ClockError};
 use crate::compile::{Asset, ParamId, Parameter, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
-use crate::event::{Event, EventKind, EventLog, FieldValue};
+use crate::event::{Command, Event, EventKind, EventLog, FieldValue, SeekPolicy, TransitionChange};
 use crate::graph::{FrameStep, Graph};
 use crate::graph::{Source, TransitionSet, completion_event};
 use crate::time::{FrameTime, Ticks, TimeError};
 use crate::timeline::TimelineId;
-use crate::timeline::playback::{Playback, PlaybackState, SeekPolicy};
+use crate::timeline::playback::{Playback, PlaybackState};
 use crate::transition::{Completion, Token};
 
 pub type ActorId = usize;
@@ -242,7 +242,7 @@ impl Session {
     }
 
     fn log(&mut self, actor: Option<ActorId>, kind: EventKind) {
-        self.log.push(Event { frame: self.clock.frame(), time: self.clock.time(), actor, kind });
+        self.log.push(Event::new(self.clock.frame(), self.clock.time(), actor, kind));
     }
 
     /// Logs `events` for actor `id`, in order.
@@ -251,7 +251,7 @@ impl Session {
         let (frame, time) = (self.clock.frame(), self.clock.time());
         let traced = |kind: &EventKind| self.trace_ticks || !matches!(kind, EventKind::ClipTick { .. });
         let events = events.into_iter().filter(traced);
-        self.log.extend(events.map(|kind| Event { frame, time, actor: Some(id), kind }));
+        self.log.extend(events.map(|kind| Event::new(frame, time, Some(id), kind)));
     }
 
     /// Whether `clip_tick` events are recorded (off by default: they are many).
@@ -281,7 +281,8 @@ impl Session {
         let frame = self.clock.frame();
         self.actors[id].about.last_commands.retain(|c| c.frame == frame);
         for command in commands {
-            let EventKind::Command { kind, source, args } = command else { continue };
+            let EventKind::Command(command) = command else { continue };
+            let Command { kind, source, args } = *command;
             let arg = |key: &str| args.iter().find(|(k, _)| k == key).map(|(_, v)| v);
             let (event, result) = match kind.as_str() {
                 "AcquireMovementLock" => {
@@ -354,7 +355,12 @@ impl Session {
         let mut events = Vec::new();
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
         let (generation, from, to) = (token.generation, token.from.clone(), token.to.clone());
-        events.push(EventKind::TransitionBegin { layer: layer.into(), generation, from, to });
+        events.push(EventKind::TransitionBegin(Box::new(TransitionChange {
+            layer: layer.into(),
+            generation,
+            from,
+            to,
+        })));
         self.log_actor(actor, events);
         Ok(token)
     }

@@ -13,8 +13,8 @@ use std::hash::{Hash, Hasher};
 
 use blendlab::compile::{Snapshot, compile};
 use blendlab::config::SourceFile;
+use blendlab::event::SeekPolicy;
 use blendlab::session::{ActorSpec, PlaybackHandle, Session};
-use blendlab::timeline::playback::SeekPolicy;
 use blendlab::transition::Token;
 
 /// SplitMix64: a seeded, portable stream of random numbers.

@@ -61,24 +61,20 @@ pub fn events_jsonl(log: &EventLog, keep: impl Fn(&Event) -> bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::EventKind;
+    use crate::event::{Command, EventKind};
     use crate::time::Ticks;
 
     #[test]
     fn events_become_json_objects() {
-        let event = Event {
-            frame: 3,
-            time: Ticks(50_000_000_000),
-            actor: Some(0),
-            kind: EventKind::Signal { name: "hit\n".into(), timeline: "a".into() },
-        };
+        let signal = EventKind::Signal { name: "hit\n".into(), timeline: "a".into() };
+        let event = Event::new(3, Ticks(50_000_000_000), Some(0), signal);
         assert_eq!(
             event_json(&event, Some("hero \"1\"")),
             r#"{"frame":3,"time":0.05,"actor":"hero \"1\"","kind":"signal","name":"hit\n","timeline":"a"}"#
         );
         let args = vec![("fade".to_string(), FieldValue::Given(0.1))];
-        let command =
-            Event { kind: EventKind::Command { kind: "PlayAnimation".into(), source: "s".into(), args }, ..event };
+        let command = Command { kind: "PlayAnimation".into(), source: "s".into(), args };
+        let command = Event::new(3, Ticks(50_000_000_000), Some(0), EventKind::Command(Box::new(command)));
         assert!(
             event_json(&command, None).ends_with(r#""type":"PlayAnimation","source":"s","fade":0.1}"#),
             "a number, not text"

@@ -9,11 +9,11 @@ use mlua::{AnyUserData, IntoLuaMulti, Lua, Table, UserData, UserDataMethods, Use
 use super::Shared;
 use super::api::{Options, located};
 use crate::config::suggestion;
+use crate::event::SeekPolicy;
 use crate::graph::Graph;
 use crate::report::{explain, graph_view, trace_view, weight_table};
 use crate::session::{ActorId, PlaybackHandle};
 use crate::time::Ticks;
-use crate::timeline::playback::SeekPolicy;
 use crate::transition::{Completion, Token};
 
 /// Registry key of the table `{ actor = {…}, playback = {…} }` of wrapped methods.

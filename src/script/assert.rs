@@ -96,7 +96,7 @@ impl EventSpec {
         let fields = event.kind.fields();
         event.kind.name() == self.kind
             && self.between.is_none_or(|(t0, t1)| (t0..=t1).contains(&event.time))
-            && self.actor.as_ref().is_none_or(|&(id, _)| event.actor == Some(id))
+            && self.actor.as_ref().is_none_or(|&(id, _)| event.actor() == Some(id))
             && self.fields.iter().all(|(key, wanted)| {
                 fields.iter().any(|(k, v)| k == key && field_equals(v, wanted))
                     || (key == "frame" && number(wanted) == Some(event.frame as f64))
@@ -292,7 +292,7 @@ fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua
     let mut repeated: Vec<(&Event, usize)> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let same =
-            |other: &&Event| other.frame == event.frame && other.actor == event.actor && other.kind == event.kind;
+            |other: &&Event| other.frame == event.frame && other.actor() == event.actor() && other.kind == event.kind;
         if events[..i].iter().any(same) {
             continue;
         }

@@ -4,7 +4,7 @@
 //! while begun and inside, Finish at `end_frame`. Tasks only submit commands (§7).
 
 use super::{TaskKind, Timeline};
-use crate::event::{EventKind, FieldValue, Name};
+use crate::event::{Command, EventKind, FieldValue, Name, TaskName};
 use crate::time::Ticks;
 
 /// A lifecycle step of a task.
@@ -24,8 +24,9 @@ pub struct Lifecycle {
     offset: i64,
     begun: Vec<bool>,
     finished: Vec<bool>,
-    /// Flow-scoped clips in the order they began.
-    flow: Vec<usize>,
+    /// Flow-scoped clips in the order they began, each with its task's kind then (what its
+    /// Dispose reports, whatever a reload made of the clip since).
+    flow: Vec<(usize, TaskName)>,
     /// `timeline#serial`: prefix of every task's source id.
     source: String,
 }
@@ -103,11 +104,11 @@ impl Lifecycle {
             let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
             let inside = start <= frame && frame <= end;
             let event =
-                |make: fn(Name, i64, String) -> EventKind| make(clip.name.clone(), frame, task.kind.name().into());
+                |make: fn(Name, i64, TaskName) -> EventKind| make(clip.name.clone(), frame, task.kind.task_name());
             if !self.begun[c] && inside {
                 self.begun[c] = true;
                 if task.flow {
-                    self.flow.push(c);
+                    self.flow.push((c, task.kind.task_name()));
                 }
                 events.push(event(|clip, local_frame, task| EventKind::ClipBegin { clip, local_frame, task }));
                 events.extend(self.command(def, c, Phase::Begin));
@@ -142,13 +143,12 @@ impl Lifecycle {
             let Some(task) = &def.clips[c].task else { continue };
             if interrupted && self.begun[c] && !self.finished[c] {
                 self.finished[c] = true;
-                let (clip, local_frame, task) = (def.clips[c].name.clone(), self.frame, task.kind.name().to_string());
+                let (clip, local_frame, task) = (def.clips[c].name.clone(), self.frame, task.kind.task_name());
                 events.push(EventKind::ClipInterrupt { clip, local_frame, task });
                 events.extend(self.command(def, c, Phase::Interrupt));
             }
         }
-        for c in std::mem::take(&mut self.flow).into_iter().rev() {
-            let task = def.clips[c].task.as_ref().map_or("", |t| t.kind.name()).to_string();
+        for (c, task) in std::mem::take(&mut self.flow).into_iter().rev() {
             events.push(EventKind::TaskDispose { clip: def.clips[c].name.clone(), local_frame: self.frame, task });
         }
     }
@@ -176,14 +176,14 @@ impl Lifecycle {
             _ => return None,
         };
         let source = format!("{}/{}", self.source, def.clips[clip].name);
-        Some(EventKind::Command { kind: kind.into(), source, args })
+        Some(EventKind::Command(Box::new(Command { kind: kind.into(), source, args })))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::compile;
+    use crate::compile::{Snapshot, compile};
     use crate::config::SourceFile;
 
     #[test]
@@ -212,5 +212,34 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
             assert_eq!(format!("{short_events:?}"), format!("{scanned_events:?}"));
             assert_eq!(format!("{short:?}"), format!("{scanned:?}"));
         }
+    }
+
+    /// A flow-scoped task's Dispose names the task that began, even when the clip's task is
+    /// another by then (a reload keeps a lifecycle whose clips keep their names).
+    #[test]
+    fn a_dispose_names_the_task_that_began() {
+        let library = |task: &str| {
+            let text = format!(
+                r#"
+[timelines.skill]
+frame_rate = 30
+[[timelines.skill.tracks]]
+name = "control"
+clips = [{{ name = "lock", start_frame = 0, end_frame = 14, task = {{ type = "{task}", scope = "flow" }} }}]
+"#
+            );
+            let compiled = compile(&[SourceFile { path: "l.toml".into(), text }]);
+            compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
+        };
+        let (began, now) = (library("MovementLock"), library(r#"Emit", name = "e"#));
+        fn def(snapshot: &Snapshot) -> &Timeline {
+            &snapshot.timelines[snapshot.timeline_id("skill").unwrap()]
+        }
+        let mut lifecycle = Lifecycle::new(def(&began), Ticks::ZERO, format_args!("skill#1"));
+        lifecycle.advance(def(&began), Ticks::from_secs(0.1).unwrap(), &mut Vec::new());
+        let mut events = Vec::new();
+        lifecycle.end(def(&now), true, &mut events);
+        let dispose = events.iter().find(|e| matches!(e, EventKind::TaskDispose { .. }));
+        assert!(matches!(dispose, Some(EventKind::TaskDispose { task: TaskName::MovementLock, .. })), "{events:?}");
     }
 }

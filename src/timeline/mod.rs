@@ -10,6 +10,7 @@ pub mod playback;
 
 use crate::compile::{ClipId, TreeId};
 use crate::config::timeline::{Extrapolation, WrapMode};
+use crate::event::TaskName;
 use crate::time::{TICKS_PER_SECOND, Ticks};
 use interval_tree::IntervalTree;
 
@@ -67,15 +68,20 @@ pub enum TaskKind {
 }
 
 impl TaskKind {
-    pub const NAMES: &[&str] = &["PlayAnimation", "PlayAudio", "ApplyHit", "MovementLock", "Emit"];
+    pub const NAMES: &[&str] = &TaskName::NAMES;
 
     pub fn name(&self) -> &'static str {
+        self.task_name().as_str()
+    }
+
+    /// What a task event says of this task: its kind, in one byte.
+    pub fn task_name(&self) -> TaskName {
         match self {
-            TaskKind::PlayAnimation { .. } => "PlayAnimation",
-            TaskKind::PlayAudio { .. } => "PlayAudio",
-            TaskKind::ApplyHit { .. } => "ApplyHit",
-            TaskKind::MovementLock => "MovementLock",
-            TaskKind::Emit { .. } => "Emit",
+            TaskKind::PlayAnimation { .. } => TaskName::PlayAnimation,
+            TaskKind::PlayAudio { .. } => TaskName::PlayAudio,
+            TaskKind::ApplyHit { .. } => TaskName::ApplyHit,
+            TaskKind::MovementLock => TaskName::MovementLock,
+            TaskKind::Emit { .. } => TaskName::Emit,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
 use crate::compile::Snapshot;
 use crate::config::timeline::WrapMode;
-use crate::event::EventKind;
+use crate::event::{EventKind, SeekPolicy};
 use crate::time::{FrameTime, Ticks};
 
 use smallvec::{SmallVec, smallvec};
@@ -45,34 +45,6 @@ impl PlaybackState {
             PlaybackState::Playing => "playing",
             PlaybackState::Complete => "complete",
             PlaybackState::Interrupted => "interrupted",
-        }
-    }
-}
-
-/// How a seek treats the markers it jumps over (REFERENCE §3.7).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SeekPolicy {
-    /// Markers between the old and new time fire (Unity during playback).
-    FireSkipped,
-    /// Nothing fires; the next window starts at the new time.
-    Suppress,
-}
-
-impl SeekPolicy {
-    pub const NAMES: &[&str] = &["fire_skipped", "suppress"];
-
-    pub fn parse(name: &str) -> Option<SeekPolicy> {
-        match name {
-            "fire_skipped" => Some(SeekPolicy::FireSkipped),
-            "suppress" => Some(SeekPolicy::Suppress),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SeekPolicy::FireSkipped => "fire_skipped",
-            SeekPolicy::Suppress => "suppress",
         }
     }
 }
@@ -637,7 +609,7 @@ impl Playback {
     ) {
         let def = &snapshot.timelines[self.timeline];
         let from = self.raw_time(now);
-        events.push(EventKind::Seek { timeline: def.name.clone(), from: wrap(def, from), to, policy: policy.name() });
+        events.push(EventKind::Seek { timeline: def.name.clone(), from: wrap(def, from), to, policy });
         if policy == SeekPolicy::FireSkipped && to > from && self.last.is_some() {
             self.fire_window(def, Some(from), to, events);
         }
@@ -797,7 +769,7 @@ impl Playback {
             return;
         }
         self.emitted_once[m] = true;
-        events.push(EventKind::Signal { name: marker.name.clone(), timeline: def.name.clone() });
+        events.push(EventKind::Signal { name: marker.name.as_str().into(), timeline: def.name.clone() });
     }
 
     /// Weights and local times at wrapped time `t` (REFERENCE §3.5). The mixers are composed
