@@ -376,8 +376,8 @@ const _: () = assert!(std::mem::size_of::<Event>() == 64);
 /// An actor id as an event keeps it: `id + 1`, never 0, so that an event without an actor
 /// costs no flag and an event is 64 bytes, one cache line: frame, time, actor and a kind of
 /// 40 bytes (variants with more to say box it). A big crowd logs three events per hit, and
-/// every new block of the log is fresh memory the system must first clear: at 120 bytes an
-/// event, that clearing was ~5% of the crowd's time on this machine (`perf`: `clear_page_erms`).
+/// every new block of the log is fresh memory the system must first clear (at 120 bytes an
+/// event, 1–5% of a crowd run on this machine: `perf`'s `clear_page_erms`).
 #[derive(Copy, Clone, PartialEq, Eq)]
 struct ActorRef(std::num::NonZeroUsize);
 
