@@ -382,6 +382,7 @@ const _: () = assert!(std::mem::size_of::<Event>() == 64);
 struct ActorRef(std::num::NonZeroUsize);
 
 impl ActorRef {
+    /// Ids index the session's actor list, so `id + 1` never reaches `usize::MAX`.
     fn new(id: usize) -> ActorRef {
         ActorRef(std::num::NonZeroUsize::MIN.saturating_add(id))
     }
