@@ -496,6 +496,21 @@ mod tests {
         Event::new(n as i64, Ticks(0), None, EventKind::Warning { message: n.to_string() })
     }
 
+    /// A task event names its task as the config does, whatever the order of the variants.
+    #[test]
+    fn task_names_are_the_config_names() {
+        use TaskName::*;
+        let named = [PlayAnimation, PlayAudio, ApplyHit, MovementLock, Emit].map(|t| (t, t.as_str()));
+        let expected = [
+            (PlayAnimation, "PlayAnimation"),
+            (PlayAudio, "PlayAudio"),
+            (ApplyHit, "ApplyHit"),
+            (MovementLock, "MovementLock"),
+            (Emit, "Emit"),
+        ];
+        assert_eq!(named, expected);
+    }
+
     /// Around and across block boundaries the log reads exactly as one vector of the same
     /// events: length, indexing, order both ways.
     #[test]
