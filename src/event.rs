@@ -4,9 +4,9 @@
 
 use crate::time::Ticks;
 
-/// A clip's or a timeline's name in an event (and an actor's in the log): shared with the
-/// library, so that logging one copies no text (a crowd logs three per hit). Not atomic: a
-/// session and its log live on one thread.
+/// A clip's, a timeline's or a marker's name in an event (and an actor's in the log): shared
+/// with the library, so that logging one copies no text (a crowd logs three per hit). Not
+/// atomic: a session and its log live on one thread.
 pub type Name = std::rc::Rc<str>;
 
 /// Every event kind name of the public contract (DESIGN.md), for validating filters.

@@ -521,7 +521,7 @@ impl Builder<'_> {
             }
             let time = if time >= duration { Ticks((duration.0 - 1).max(0)) } else { time };
             markers.push(Marker {
-                name: name.get_ref().clone(),
+                name: name.get_ref().as_str().into(),
                 time,
                 retroactive: m.retroactive,
                 emit_once: m.emit_once,

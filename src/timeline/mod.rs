@@ -336,7 +336,8 @@ pub struct TimelineTrack {
 /// A marker, in timeline ticks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Marker {
-    pub name: String,
+    /// Shared with the `signal` events it fires.
+    pub name: crate::event::Name,
     pub time: Ticks,
     pub retroactive: bool,
     pub emit_once: bool,

@@ -769,7 +769,7 @@ impl Playback {
             return;
         }
         self.emitted_once[m] = true;
-        events.push(EventKind::Signal { name: marker.name.as_str().into(), timeline: def.name.clone() });
+        events.push(EventKind::Signal { name: marker.name.clone(), timeline: def.name.clone() });
     }
 
     /// Weights and local times at wrapped time `t` (REFERENCE §3.5). The mixers are composed
