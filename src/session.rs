@@ -275,8 +275,7 @@ impl Session {
     /// Logs `events` for actor `id`, then hands the commands among them to its entity
     /// (REFERENCE §7), logging what that causes.
     fn log_and_route(&mut self, id: ActorId, events: &mut Vec<EventKind>) {
-        let commands: Vec<EventKind> =
-            events.iter().filter(|e| matches!(e, EventKind::Command { .. })).cloned().collect();
+        let commands: Vec<EventKind> = events.iter().filter(|e| matches!(e, EventKind::Command(_))).cloned().collect();
         self.log_actor(id, events.drain(..));
         self.route(id, commands);
     }
