@@ -208,21 +208,16 @@ pub enum SeekPolicy {
 }
 
 impl SeekPolicy {
-    pub const NAMES: &[&str] = &["fire_skipped", "suppress"];
+    /// Every policy, and its name in scripts and events, by variant.
+    const ALL: [SeekPolicy; 2] = [SeekPolicy::FireSkipped, SeekPolicy::Suppress];
+    pub const NAMES: [&str; 2] = ["fire_skipped", "suppress"];
 
     pub fn parse(name: &str) -> Option<SeekPolicy> {
-        match name {
-            "fire_skipped" => Some(SeekPolicy::FireSkipped),
-            "suppress" => Some(SeekPolicy::Suppress),
-            _ => None,
-        }
+        Self::NAMES.iter().position(|n| *n == name).map(|i| Self::ALL[i])
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            SeekPolicy::FireSkipped => "fire_skipped",
-            SeekPolicy::Suppress => "suppress",
-        }
+        Self::NAMES[self as usize]
     }
 }
 
@@ -509,6 +504,15 @@ mod tests {
             (Emit, "Emit"),
         ];
         assert_eq!(named, expected);
+    }
+
+    /// Each seek policy reads back from its name, which is the one scripts pass.
+    #[test]
+    fn seek_policies_read_back_from_their_names() {
+        use SeekPolicy::*;
+        let named = [FireSkipped, Suppress].map(|p| (p.name(), SeekPolicy::parse(p.name())));
+        assert_eq!(named, [("fire_skipped", Some(FireSkipped)), ("suppress", Some(Suppress))]);
+        assert_eq!(SeekPolicy::parse("fire"), None);
     }
 
     /// Around and across block boundaries the log reads exactly as one vector of the same

@@ -332,16 +332,18 @@ pub fn state_source(snapshot: &Snapshot, name: &str) -> Source {
     }
 }
 
+/// What the events of `token` on layer `layer` say of it (`transition_begin`,
+/// `transition_committed`).
+pub fn transition_change(layer: &str, token: &Token) -> Box<TransitionChange> {
+    let (generation, from, to) = (token.generation, token.from.clone(), token.to.clone());
+    Box::new(TransitionChange { layer: layer.into(), generation, from, to })
+}
+
 /// The event a completion produces.
 pub fn completion_event(layer: &str, token: &Token, outcome: Completion, rejected: u64) -> EventKind {
     let generation = token.generation;
     match outcome {
-        Completion::Committed => EventKind::TransitionCommitted(Box::new(TransitionChange {
-            layer: layer.into(),
-            generation,
-            from: token.from.clone(),
-            to: token.to.clone(),
-        })),
+        Completion::Committed => EventKind::TransitionCommitted(transition_change(layer, token)),
         Completion::Stale => EventKind::StaleCompletionRejected { layer: layer.into(), generation, rejected },
         Completion::Duplicate => EventKind::DuplicateCompletionRejected { layer: layer.into(), generation, rejected },
     }

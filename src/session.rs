@@ -14,9 +14,9 @@ use crate::clock::{Clock, ClockError};
 use crate::compile::{Asset, ParamId, Parameter, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
-use crate::event::{Command, Event, EventKind, EventLog, FieldValue, SeekPolicy, TransitionChange};
+use crate::event::{Command, Event, EventKind, EventLog, FieldValue, SeekPolicy};
 use crate::graph::{FrameStep, Graph};
-use crate::graph::{Source, TransitionSet, completion_event};
+use crate::graph::{Source, TransitionSet, completion_event, transition_change};
 use crate::time::{FrameTime, Ticks, TimeError};
 use crate::timeline::TimelineId;
 use crate::timeline::playback::{Playback, PlaybackState};
@@ -361,13 +361,7 @@ impl Session {
             .ok_or_else(|| SessionError::NotATransitionLayer { actor: a.name().into(), layer: layer.into() })?;
         let mut events = Vec::new();
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
-        let (generation, from, to) = (token.generation, token.from.clone(), token.to.clone());
-        events.push(EventKind::TransitionBegin(Box::new(TransitionChange {
-            layer: layer.into(),
-            generation,
-            from,
-            to,
-        })));
+        events.push(EventKind::TransitionBegin(transition_change(layer, &token)));
         self.log_actor(actor, events);
         Ok(token)
     }
