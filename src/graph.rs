@@ -140,7 +140,7 @@ pub struct StateSource {
 /// A transition layer (REFERENCE §5): states crossfading under one arbiter. Every state
 /// already in the layer keeps its weight at begin time scaled by `1 − α`; the target gets
 /// `α = elapsed / duration` on top; a fade reports completion `completion_delay` frames
-/// after α reaches 1.
+/// after α reaches 1. A fade's time comes from the frame indices (see [`Fade`]).
 #[derive(Clone, Debug)]
 pub struct TransitionSet {
     pub layer: String,
@@ -171,8 +171,9 @@ impl TransitionSet {
         set
     }
 
-    /// Starts a fade to `target` (played by `source` if the layer does not have it yet).
-    pub fn begin(&mut self, target: &str, source: impl FnOnce() -> Source, duration: f64) -> Token {
+    /// Starts a fade to `target` (played by `source` if the layer does not have it yet) over
+    /// `duration`, at frame `now`.
+    pub fn begin(&mut self, target: &str, source: impl FnOnce() -> Source, duration: Ticks, now: FrameTime) -> Token {
         if !self.states.iter().any(|s| s.name == target) {
             self.states.push(StateSource { name: target.into(), source: source(), base: 0.0, weight: 0.0 });
         }
@@ -180,7 +181,7 @@ impl TransitionSet {
             state.base = state.weight;
         }
         let token = self.arbiter.begin(target);
-        self.fades.push(Fade { token: token.clone(), elapsed: 0.0, duration, countdown: None, delivered: false });
+        self.fades.push(Fade::new(token.clone(), now, duration));
         self.refresh();
         token
     }
@@ -214,7 +215,7 @@ impl TransitionSet {
             state.source.update(step, params, events);
         }
         if step.dt > 0.0 {
-            self.advance(step.dt, events);
+            self.advance(step.now, events);
         }
         self.refresh();
     }
@@ -227,12 +228,12 @@ impl TransitionSet {
         (coverage, coverage)
     }
 
-    /// One frame: every fade advances; the newest sets the weights; fades whose countdown
-    /// ran out report their completion.
-    fn advance(&mut self, dt: f64, events: &mut Vec<EventKind>) {
+    /// Frame `now`: every fade advances to it; the newest sets the weights; fades whose
+    /// countdown ran out report their completion.
+    fn advance(&mut self, now: FrameTime, events: &mut Vec<EventKind>) {
         let mut due = Vec::new();
         for fade in &mut self.fades {
-            fade.elapsed += dt;
+            fade.reach(now);
             if fade.delivered {
                 continue;
             }
@@ -817,17 +818,17 @@ impl Graph {
         }
     }
 
-    /// Begins a fade to `target` on transition layer `layer`; a state new to the layer adds
-    /// its leaves. `None` if the layer is not a transition layer.
+    /// Begins a fade to `target` on transition layer `layer` at frame `now`; a state new to the
+    /// layer adds its leaves. `None` if the layer is not a transition layer.
     pub fn begin_transition(
         &mut self,
         snapshot: &Snapshot,
         layer: usize,
         target: &str,
-        duration: f64,
+        (duration, now): (Ticks, FrameTime),
     ) -> Option<Token> {
         let set = self.transition_set_mut(layer)?;
-        let token = set.begin(target, || state_source(snapshot, target), duration);
+        let token = set.begin(target, || state_source(snapshot, target), duration, now);
         self.relist_leaves();
         Some(token)
     }

@@ -144,7 +144,7 @@ pub enum SessionError {
     PlaybackGone,
     #[error("layer `{layer}` of actor `{actor}` is not a transition layer")]
     NotATransitionLayer { actor: String, layer: String },
-    #[error("a transition takes a duration in seconds ≥ 0, got {0}")]
+    #[error("a transition takes a duration in seconds from 0 to 1e6, got {0}")]
     BadDuration(f64),
     #[error("from_frame {frame} is outside the timeline's lifecycle 0..={lifetime}")]
     FromFrameOutside { frame: i64, lifetime: i64 },
@@ -350,14 +350,15 @@ impl Session {
                 hint: suggestion(target, self.snapshot.names_of(|a| matches!(a, Asset::Clip(_) | Asset::BlendTree(_)))),
             });
         }
-        if !(duration.is_finite() && duration >= 0.0) {
-            return Err(SessionError::BadDuration(duration));
-        }
+        let length = match Ticks::from_secs(duration) {
+            Ok(length) if length >= Ticks::ZERO => length,
+            _ => return Err(SessionError::BadDuration(duration)),
+        };
         let now = self.clock.now();
         let a = &mut self.actors[actor];
         let token = a
             .graph
-            .begin_transition(&self.snapshot, index, target, duration)
+            .begin_transition(&self.snapshot, index, target, (length, now))
             .ok_or_else(|| SessionError::NotATransitionLayer { actor: a.name().into(), layer: layer.into() })?;
         let mut events = Vec::new();
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);

@@ -6,6 +6,8 @@
 //! duplicate after a commit). Each layer has its own arbiter, so layers never cancel each
 //! other.
 
+use crate::time::{FrameTime, Ticks};
+
 /// Identifies one transition: its generation and the states it goes between.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
@@ -81,9 +83,13 @@ impl Arbiter {
 #[derive(Clone, Debug)]
 pub struct Fade {
     pub token: Token,
-    /// Seconds since the fade began and its length (0 = a cut).
-    pub elapsed: f64,
-    pub duration: f64,
+    /// The frame it began on and its length (0 = a cut).
+    pub began: FrameTime,
+    pub duration: Ticks,
+    /// Its time as of the latest frame, `now − began` from the frame indices
+    /// ([`FrameTime::since`]): never summed frame by frame, so a fade of 0.5 s at 60 Hz is at
+    /// α = 1 exactly 30 frames after it began (a sum of thirty `1/60` is 0.49999999999999989).
+    pub elapsed: Ticks,
     /// Frames left before the completion callback once α = 1; `None` while fading.
     pub countdown: Option<u64>,
     /// Its completion was delivered (by its callback or by hand): it reports nothing more.
@@ -91,9 +97,23 @@ pub struct Fade {
 }
 
 impl Fade {
-    /// `α = elapsed / duration`, clamped to [0, 1] (linear; 1 for a cut).
+    /// A fade of `duration` beginning at frame `began`.
+    pub fn new(token: Token, began: FrameTime, duration: Ticks) -> Self {
+        Fade { token, began, duration, elapsed: Ticks::ZERO, countdown: None, delivered: false }
+    }
+
+    /// Its time at frame `now` (a frame at or after the one it began on).
+    pub fn reach(&mut self, now: FrameTime) {
+        self.elapsed = now.since(self.began);
+    }
+
+    /// `α = elapsed / duration` in ticks, clamped to [0, 1] (linear; 1 for a cut).
     pub fn alpha(&self) -> f64 {
-        if self.duration <= 0.0 { 1.0 } else { (self.elapsed / self.duration).clamp(0.0, 1.0) }
+        if self.duration <= Ticks::ZERO {
+            1.0
+        } else {
+            (self.elapsed.0 as f64 / self.duration.0 as f64).clamp(0.0, 1.0)
+        }
     }
 }
 
