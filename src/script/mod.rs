@@ -195,6 +195,15 @@ pub fn root_message(error: &mlua::Error) -> String {
     }
 }
 
+/// Starts `math.random` from the same seed in every run, as the string hashes are (the build
+/// fixes Lua's `luai_makeseed`, `.cargo/config.toml`): a script prints the same numbers and
+/// walks a table with `pairs` in the same order every time, so its output can be a golden.
+/// `math.randomseed()` without arguments still asks for a random seed.
+fn seed_random(lua: &Lua) -> mlua::Result<()> {
+    let math: mlua::Table = lua.globals().get("math")?;
+    math.get::<mlua::Function>("randomseed")?.call::<()>(0)
+}
+
 /// A message without the `stack traceback:` Lua appends to errors that cross a call.
 pub(crate) fn strip_traceback(message: &str) -> String {
     message.split("\nstack traceback:").next().unwrap_or(message).to_string()
@@ -225,6 +234,7 @@ impl Host {
             inputs: Vec::new(),
         }));
         api::install(&lua, &state)?;
+        seed_random(&lua)?;
         limits::make_uncatchable(&lua, &state.borrow().watchdog)?;
         let protect = lua.load(PROTECT).set_name("=[bl]").into_function()?;
         Ok(Host { lua, state, protect, memory_limit: Default::default() })
