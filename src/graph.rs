@@ -581,7 +581,8 @@ pub struct Graph {
 /// plan gives the same numbers and events.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Plan {
-    /// Every source updated bottom layer first, then every channel composed.
+    /// Every source updated (timeline layers first, then the others, each bottom layer first),
+    /// then every channel composed.
     General,
     /// One channel, and every layer an override without a mask: the one channel composes
     /// without channel strides, masks or additive columns ([`Composition::OverridesOnly`]).
@@ -947,12 +948,20 @@ impl Graph {
         self.update_then_compose(step, params, events);
     }
 
-    /// [`Graph::step`] in two passes: every source, bottom layer first, then every channel.
-    /// Out of line: only the plan in one pass is inlined where a frame runs.
+    /// [`Graph::step`] in two passes: every source, then every channel. The timeline layers'
+    /// sources go first (bottom layer first), then the others (bottom first): REFERENCE §1 logs
+    /// an actor's playback lifecycle before its graph weights, so a fade that ends on the frame
+    /// a task begins commits after the task's `clip_begin`, whichever layer is lower. The
+    /// sources are independent: only the order of their events depends on it. Out of line:
+    /// only the plan in one pass (one layer with events at most) is inlined where a frame runs.
     #[inline(never)]
     fn update_then_compose(&mut self, step: &FrameStep, params: &[ParamState], events: &mut Vec<EventKind>) {
-        for layer in &mut self.layers {
-            layer.source.update(step, params, events);
+        for timelines_first in [true, false] {
+            for layer in &mut self.layers {
+                if matches!(layer.source, Source::Timeline(_)) == timelines_first {
+                    layer.source.update(step, params, events);
+                }
+            }
         }
         self.compose();
     }
