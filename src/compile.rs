@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 mod inputs;
 mod timeline;
+pub(crate) use timeline::mask_hint;
 
 use toml::Spanned;
 

@@ -140,6 +140,17 @@ pub enum SessionError {
     PlaybackLeafTime { actor: String, leaf: String },
     #[error("layer `{layer}` of actor `{actor}` does not play timelines")]
     NotATimelineLayer { actor: String, layer: String },
+    #[error(
+        "timeline `{timeline}` masks channel(s) {} that actor `{actor}` does not have (channels: {}){}",
+        .missing.join(", "), .channels.join(", "), hint_suffix(.hint)
+    )]
+    MaskedChannelsMissing {
+        timeline: String,
+        actor: String,
+        missing: Vec<String>,
+        channels: Vec<String>,
+        hint: Option<String>,
+    },
     #[error("this playback is no longer on its actor (it was replaced or the actor reloaded without it)")]
     PlaybackGone,
     #[error("layer `{layer}` of actor `{actor}` is not a transition layer")]
@@ -522,10 +533,33 @@ impl Session {
             })?,
             None => match a.graph.default_timeline_layer() {
                 Some(index) => index,
-                None => self.actors[actor].graph.push_timeline_layer(timeline, id),
+                None => {
+                    self.check_masks(actor, id)?;
+                    self.actors[actor].graph.push_timeline_layer(timeline, id)
+                }
             },
         };
         self.play_by_id(actor, id, index, start)
+    }
+
+    /// Whether every channel the masks of `timeline` name is one of the actor's channels, as
+    /// compile checks for the timelines a graph's layers name: a mask on a channel the actor
+    /// does not have would make its clips weigh 0 everywhere, without a word.
+    fn check_masks(&self, actor: ActorId, timeline: TimelineId) -> Result<(), SessionError> {
+        let a = &self.actors[actor];
+        let def = &self.snapshot.timelines[timeline];
+        let channels = a.graph.channels();
+        let missing: Vec<String> = def.mask_channels().into_iter().filter(|c| !channels.contains(c)).collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(SessionError::MaskedChannelsMissing {
+            timeline: def.name.to_string(),
+            actor: a.name().into(),
+            hint: crate::compile::mask_hint(&missing, channels),
+            missing,
+            channels: channels.to_vec(),
+        })
     }
 
     /// [`Session::play`] by timeline id ([`Snapshot::timeline_id`], valid until the next
@@ -542,6 +576,7 @@ impl Session {
         if start < Ticks::ZERO {
             return Err(SessionError::NegativeTimelineTime(start.secs()));
         }
+        self.check_masks(actor, timeline)?;
         self.actors[actor].graph.prefetch_for_play();
         let now = self.clock.now();
         self.serial += 1;

@@ -715,7 +715,7 @@ pub(super) fn is_blend_motion(asset: Asset) -> Option<Motion> {
 
 /// The channels of a graph that the unknown channels of a timeline's masks most likely meant:
 /// "did you mean `upper`?", or for several, "did you mean `upper` for `uper`, …?".
-fn mask_hint(missing: &[String], channels: &[String]) -> Option<String> {
+pub(crate) fn mask_hint(missing: &[String], channels: &[String]) -> Option<String> {
     let meant: Vec<(&String, &str)> =
         missing.iter().filter_map(|m| did_you_mean(m, channels.iter().map(String::as_str)).map(|c| (m, c))).collect();
     match meant.as_slice() {

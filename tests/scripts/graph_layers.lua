@@ -43,3 +43,7 @@ table.sort(names)
 print(table.concat(names, ", "))
 bl.expect(#names == 6, "six leaves, six names")
 bl.near(total, 1, 1e-12, "shares plus <default> sum to 1")
+
+-- A timeline played at run time must mask only channels its actor has, as compile checks
+-- for the timelines a graph's layers name.
+print(select(2, pcall(function() hero:play("nod", { layer = "upper" }) end)))
