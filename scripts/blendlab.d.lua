@@ -69,7 +69,7 @@ function Actor:name() end
 ---Sets a parameter's raw value; smoothing (`smooth_time`) moves toward it from the next logic
 ---frame, a parameter without smoothing is at it at once. Weights follow at the next frame.
 ---@param parameter string
----@param value number
+---@param value number within ±1e6, as a config's numbers
 function Actor:set(parameter, value) end
 ---@param parameter string
 ---@return number raw, number smoothed
@@ -206,6 +206,7 @@ function bl.frame() end
 ---@param hz? integer
 ---@return integer
 function bl.rate(hz) end
+---Sets how many seconds of clock time a second of `bl.step` is (0 to 1e6); returns it.
 ---@param speed? number
 ---@return number
 function bl.speed(speed) end

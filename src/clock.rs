@@ -33,8 +33,10 @@ pub enum ClockError {
     BadRate(f64),
     #[error("the rate can only change before the first logic frame (now at frame {0})")]
     RateAfterStart(i64),
-    #[error("speed must be finite and ≥ 0, got {0}")]
+    #[error("speed must be a number from 0 to 1e6, got {}", crate::config::number(*.0))]
     BadSpeed(f64),
+    #[error("the clock would pass the 1e6 s that blendlab accepts (it would be at {} s)", crate::config::number(*.0))]
+    PastEnd(f64),
     #[error("the catch-up budget must be a whole number from 1 to {}, got {}", u64::MAX, crate::config::number(*.0))]
     BadBudget(f64),
 }
@@ -109,7 +111,7 @@ impl Clock {
     }
 
     pub fn set_speed(&mut self, speed: f64) -> Result<(), ClockError> {
-        if !speed.is_finite() || speed < 0.0 {
+        if !(0.0..=crate::config::MAX_NUMBER).contains(&speed) {
             return Err(ClockError::BadSpeed(speed));
         }
         self.speed = speed;
@@ -145,7 +147,7 @@ impl Clock {
             elapsed = next;
         }
         if elapsed > Ticks::MAX {
-            return Err(ClockError::BadStep(TimeError::OutOfRange(elapsed.secs())));
+            return Err(ClockError::PastEnd(elapsed.secs()));
         }
         let last = elapsed.last_frame_at(self.rate).max(self.frame);
         self.check_budget((last - self.frame) as u64)?;
@@ -158,7 +160,7 @@ impl Clock {
         self.check_budget(n)?;
         let last = self.frame + n as i64;
         if Ticks::of_frame(last, self.rate) > Ticks::MAX {
-            return Err(ClockError::BadStep(TimeError::OutOfRange(Ticks::of_frame(last, self.rate).secs())));
+            return Err(ClockError::PastEnd(Ticks::of_frame(last, self.rate).secs()));
         }
         Ok(self.frame + 1..=last)
     }
@@ -221,6 +223,22 @@ mod tests {
             assert!(clock.plan_step(dt).is_err(), "{dt}");
         }
         assert_eq!(clock.elapsed, Ticks::ZERO);
+    }
+
+    #[test]
+    fn the_clock_never_passes_its_last_second() {
+        let mut clock = Clock::default();
+        clock.set_rate(1.0).unwrap();
+        clock.set_catch_up_budget(2e6).unwrap();
+        let frames = clock.plan_step(9e5).unwrap();
+        run(&mut clock, frames);
+        assert_eq!(clock.plan_step(9e5), Err(ClockError::PastEnd(1.8e6)));
+        assert_eq!(clock.plan_frames(900_000), Err(ClockError::PastEnd(1.8e6)));
+        assert_eq!(
+            ClockError::PastEnd(1.8e6).to_string(),
+            "the clock would pass the 1e6 s that blendlab accepts (it would be at 1800000 s)"
+        );
+        assert_eq!(clock.time(), Ticks::from_secs(9e5).unwrap(), "refused steps change nothing");
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub enum SessionError {
     UnknownActor { name: String, hint: Option<String> },
     #[error("actor `{actor}` has no parameter `{name}`{}", hint_suffix(.hint))]
     UnknownParameter { actor: String, name: String, hint: Option<String> },
-    #[error("parameter `{name}` must be a finite number, got {value}")]
+    #[error("parameter `{name}` takes a number within ±1e6, got {}", crate::config::number(*.value))]
     BadValue { name: String, value: f64 },
     #[error("actor `{actor}` has no layer `{name}`{}", hint_suffix(.hint))]
     UnknownLayer { actor: String, name: String, hint: Option<String> },
@@ -700,11 +700,12 @@ impl Session {
     #[inline]
     pub fn set_param_by_id(&mut self, actor: ActorId, param: ParamId, value: f64) -> Result<(), SessionError> {
         let parameter = &self.snapshot.parameters[param];
-        if !value.is_finite() {
-            return Err(bad_value(parameter, value));
+        // Within ±MAX_NUMBER, as a config's values (false for NaN).
+        if value.abs() <= crate::config::MAX_NUMBER {
+            set_raw(&mut self.actors[actor].params[param], parameter, value);
+            return Ok(());
         }
-        set_raw(&mut self.actors[actor].params[param], parameter, value);
-        Ok(())
+        Err(bad_value(parameter, value))
     }
 
     /// Sets the local time of leaf `leaf` (a blend-tree or clip leaf) to `seconds`, as

@@ -19,7 +19,7 @@ pub struct Ticks(pub i64);
 pub enum TimeError {
     #[error("{0} is not a finite number of seconds")]
     NotFinite(f64),
-    #[error("{0} s is beyond the ±1e6 s that blendlab accepts")]
+    #[error("{0:e} s is beyond the ±1e6 s that blendlab accepts")]
     OutOfRange(f64),
 }
 

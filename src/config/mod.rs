@@ -23,6 +23,10 @@ use raw::{RawBlendTree, RawClip, RawParameter};
 
 use crate::time::Ticks;
 
+/// The largest magnitude of any number blendlab accepts, in a config or from a script (a
+/// parameter's value): beyond it the blend math loses the precision its results promise.
+pub const MAX_NUMBER: f64 = 1e6;
+
 /// A config file's path (as given) and text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourceFile {
@@ -400,13 +404,13 @@ impl Problems<'_> {
         self.finite_at(value.span(), *value.get_ref(), what)
     }
 
-    /// Reports `v` at `span` unless it is finite and within ±1e6.
+    /// Reports `v` at `span` unless it is finite and within ±[`MAX_NUMBER`].
     fn finite_at(&mut self, span: Range<usize>, v: f64, what: &str) -> bool {
         if !v.is_finite() {
             self.error(span, format!("{what} must be a finite number, got {v}"));
             return false;
         }
-        if v.abs() > 1e6 {
+        if v.abs() > MAX_NUMBER {
             self.error(span, format!("{what} is {v:e}, beyond the ±1e6 that blendlab accepts"));
             return false;
         }

@@ -18,6 +18,8 @@ try("speed -1", function() bl.speed(-1) end)
 try("budget 0", function() bl.catch_up_budget(0) end)
 try("at nan", function() bl.at(0 / 0, function() end) end)
 try("set nan", function() t:set("x", 0 / 0) end)
+try("set 1e300", function() t:set("x", 1e300) end)
+try("speed 1e300", function() bl.speed(1e300) end)
 print(string.format("still at frame %d, time %.6f", bl.frame(), bl.time()))
 -- Raising the budget lets the big step through.
 bl.catch_up_budget(200000)
