@@ -1,11 +1,15 @@
 //! `direct` blend trees (Unity's Direct): each child's weight is a parameter of its own, for
 //! layering facial shapes, additive poses or hand-driven mixes.
 
-/// Child weights from the children's parameter values, written to `out`: `w_i = value_i`;
-/// with `normalize`, divided by `Σ value` when that sum is > 0 (REFERENCE §2.6). All zero
-/// stays all zero: the tree then covers nothing and the default pose shows (§2.7).
+/// Child weights from the children's parameter values, written to `out`:
+/// `w_i = max(value_i, 0)` (a negative value counts as 0: a share is never negative, and
+/// `normalize` never divides by a sum that negative values shrank or cancelled); with
+/// `normalize`, divided by `Σ w` when that sum is > 0 (REFERENCE §2.6). All zero stays all
+/// zero: the tree then covers nothing and the default pose shows (§2.7).
 pub fn weights(values: &[f64], normalize: bool, out: &mut [f64]) {
-    out.copy_from_slice(values);
+    for (w, &value) in out.iter_mut().zip(values) {
+        *w = value.max(0.0);
+    }
     if normalize {
         super::normalize(out);
     }
@@ -29,6 +33,14 @@ mod tests {
             assert!((got - want).abs() < 1e-12, "{got} vs {want}");
         }
         assert_eq!(at(&[1.5, 0.5], true), [0.75, 0.25]);
+    }
+
+    #[test]
+    fn negative_values_count_as_zero() {
+        assert_eq!(at(&[5.0, -2.0], false), [5.0, 0.0]);
+        assert_eq!(at(&[1.0, -1.0], true), [1.0, 0.0]);
+        assert_eq!(at(&[-1.0, 0.5], true), [0.0, 1.0]);
+        assert_eq!(at(&[-1.0, -0.5], true), [0.0, 0.0]);
     }
 
     #[test]
