@@ -15,7 +15,7 @@ use crate::session::{ActorId, ActorSpec, Session};
 pub(crate) const PRELUDE_NAME: &str = "=[bl]";
 /// Chunk names of blendlab's own Lua (the prelude, the uncatchable `pcall` of `limits`),
 /// whose frames are skipped when locating errors.
-const INTERNAL_CHUNKS: &[&str] = &[PRELUDE_NAME, super::limits::CHUNK_NAME];
+pub(crate) const INTERNAL_CHUNKS: &[&str] = &[PRELUDE_NAME, super::limits::CHUNK_NAME];
 
 /// The innermost stack frame of user Lua code: (source, current line).
 fn user_frame(lua: &Lua) -> Option<(String, usize)> {
@@ -31,7 +31,7 @@ fn user_frame(lua: &Lua) -> Option<(String, usize)> {
 }
 
 /// `file:line: ` of the user code that called into `bl` (nothing when there is none).
-fn caller_location(lua: &Lua) -> String {
+pub(crate) fn caller_location(lua: &Lua) -> String {
     user_frame(lua).map_or(String::new(), |(source, line)| {
         let short = source.strip_prefix(['@', '=']).unwrap_or(&source).to_string();
         format!("{short}:{line}: ")

@@ -149,26 +149,41 @@ type Shared = Rc<RefCell<HostState>>;
 pub struct Host {
     lua: Lua,
     state: Shared,
-    /// Calls a REPL chunk, turning an error object without a message (`error({})`) into the
-    /// words the standalone `lua` prints instead of an address.
+    /// Calls a chunk (a script or REPL input), turning an error object without a message
+    /// (`error({})`) into the words the standalone `lua` prints instead of an address.
     protect: Function,
     /// The `--max-memory` limit, if any, for the message when a script reaches it.
     memory_limit: std::cell::Cell<Option<usize>>,
 }
 
+/// Makes the function that calls a chunk (a script, or REPL input) with its arguments, with
+/// [`error_message`] as its message handler.
 const PROTECT: &str = r#"
-local chunk = ...
-local function message(e)
-  local mt = getmetatable(e)
-  if type(e) == "table" and not (mt and mt.__tostring) then
-    return "(error object is a table value)"
-  end
-  return e
+local message = ...
+return function(chunk, ...)
+  local results = table.pack(xpcall(chunk, message, ...))
+  if results[1] then return table.unpack(results, 2, results.n) end
+  error(results[2], 0)
 end
-local results = table.pack(xpcall(chunk, message))
-if results[1] then return table.unpack(results, 2, results.n) end
-error(results[2], 0)
 "#;
+
+/// The message handler of [`PROTECT`]: an error object that is not a message becomes the
+/// words the standalone `lua` prints, located where it was raised —
+/// `x.lua:2: (error object is a table value)` for `error({})`, never an address, and
+/// `error(nil)` no longer reads `nil`. Messages, numbers and blendlab's own errors pass
+/// unchanged; a table with `__tostring` is its string.
+fn error_message(lua: &Lua, error: Value) -> mlua::Result<Value> {
+    if let Value::Table(table) = &error
+        && table.metatable().is_some_and(|mt| mt.contains_key("__tostring").unwrap_or(false))
+    {
+        return lua.globals().get::<Function>("tostring")?.call(error);
+    }
+    if matches!(error, Value::String(_) | Value::Integer(_) | Value::Number(_) | Value::UserData(_) | Value::Error(_)) {
+        return Ok(error);
+    }
+    let message = format!("{}(error object is a {} value)", api::caller_location(lua), error.type_name());
+    Ok(Value::String(lua.create_string(message)?))
+}
 
 /// A script that failed: the message, already located as `file:line: …` where Lua knows.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -236,7 +251,8 @@ impl Host {
         api::install(&lua, &state)?;
         seed_random(&lua)?;
         limits::make_uncatchable(&lua, &state.borrow().watchdog)?;
-        let protect = lua.load(PROTECT).set_name("=[bl]").into_function()?;
+        let message = lua.create_function(error_message)?;
+        let protect = lua.load(PROTECT).set_name(api::PRELUDE_NAME).call(message)?;
         Ok(Host { lua, state, protect, memory_limit: Default::default() })
     }
 
@@ -270,8 +286,8 @@ impl Host {
                 arg.set(i + 1, a.as_str())?;
             }
             self.lua.globals().set("arg", arg)?;
-            let chunk = self.lua.load(source).set_name(format!("@{name}"));
-            chunk.call::<()>(mlua::Variadic::from_iter(args.iter().cloned()))
+            let chunk = self.lua.load(source).set_name(format!("@{name}")).into_function()?;
+            self.protect.call::<()>((chunk, mlua::Variadic::from_iter(args.iter().cloned())))
         };
         run().map_err(|e| self.script_error(&name, &e))
     }

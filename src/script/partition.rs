@@ -11,7 +11,7 @@ use std::path::Path;
 
 use mlua::{Lua, Table};
 
-use super::api::{PRELUDE_NAME, located, run_frames};
+use super::api::{INTERNAL_CHUNKS, PRELUDE_NAME, located, run_frames};
 use super::headless::{last_error, run_captured};
 use super::{Confinement, Host, Shared};
 use crate::event::{Event, EventLog, FieldValue};
@@ -130,14 +130,15 @@ pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
 }
 
 /// Whether the running `bl` function was called under a `pcall` or `xpcall` of the script
-/// (the prelude's own protected calls do not count).
+/// (blendlab's own protected calls do not count: the prelude's, the one every script runs
+/// under, and the uncatchable `pcall` of `limits` calling the real one).
 fn protected(lua: &Lua) -> bool {
     let frames: Vec<(bool, bool)> = (1..256)
         .map_while(|level| {
             lua.inspect_stack(level, |frame| {
                 let pcall =
                     frame.source().what == "C" && matches!(frame.names().name.as_deref(), Some("pcall" | "xpcall"));
-                let prelude = frame.source().source.as_deref() == Some(PRELUDE_NAME);
+                let prelude = frame.source().source.as_deref().is_some_and(|name| INTERNAL_CHUNKS.contains(&name));
                 (pcall, prelude)
             })
         })
