@@ -177,7 +177,8 @@ function Sweep:csv(path) end
 bl = {}
 
 ---Loads a TOML config into the library (relative to the calling script), or a list of them in
----one build (files that refer to each other); returns the names of the clips, blend trees,
+---one build (files that refer to each other), or a folder's `*.toml` files in one build;
+---returns the names of the clips, blend trees,
 ---timelines and graphs they define. The files are watched for hot reload in the REPL.
 ---@param path string|string[]
 ---@return string[]

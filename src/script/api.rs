@@ -99,6 +99,10 @@ pub(crate) fn caller_dir(lua: &Lua) -> PathBuf {
 /// A path a script names, against the folder of the calling script; under `--sandbox` it
 /// must lie inside the sandbox folder (`what` names the function for the error).
 pub(crate) fn script_path(lua: &Lua, state: &Shared, path: &str, what: &str) -> mlua::Result<PathBuf> {
+    if path.is_empty() {
+        // Joined to the script's folder it would name the folder itself.
+        return Err(located(lua, format!("{what}: an empty path names no file")));
+    }
     let full = caller_dir(lua).join(path);
     match &state.borrow().sandbox {
         Some(root) if !super::sandbox::inside(root, &full) => {

@@ -651,7 +651,7 @@ fn loaded_only(sources: &[SourceFile], batch: Vec<String>) -> Vec<String> {
 /// A file that is not loaded after a failure, in a folder that exists, is remembered as
 /// unloaded (a hot reload follows it) until a load of it succeeds.
 fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String> {
-    let paths = shown_paths(paths);
+    let paths = shown_paths(&config_files(paths)?);
     if let Some(path) = paths.iter().find(|p| p.ends_with(".lua")) {
         // `dofile` reads from the working folder, which `path` is shown from.
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
@@ -679,6 +679,19 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         .iter()
         .flat_map(|path| files.iter().filter(move |(p, _)| p == path).flat_map(|(_, n)| n.clone()))
         .collect())
+}
+
+/// The config files `paths` name: a file as it is, a folder as every `*.toml` directly in it
+/// (sorted), as `blendlab check` and the prompt take folders.
+fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        match path.is_dir() {
+            true => files.extend(headless::find_files(&[shown_path(path)], "toml")?),
+            false => files.push(path.clone()),
+        }
+    }
+    Ok(files)
 }
 
 /// Config paths as loaded files are named ([`shown_path`]), each once (the first time given).

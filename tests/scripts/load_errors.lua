@@ -26,3 +26,10 @@ print(pcall(bl.load, { split .. "a_tree.toml", nil, split .. "b_clips.toml" }))
 print(pcall(bl.load, { split .. "a_tree.toml", clips = split .. "b_clips.toml" }))
 print(pcall(bl.load, { split .. "a_tree.toml", 7 }))
 print(pcall(bl.load, {}))
+-- A folder loads every *.toml directly in it, as one library (as `blendlab check` and the
+-- prompt take folders): this one holds a broken file, so nothing of it loads; an empty path
+-- names no file (joined to the script's folder it would name the folder itself).
+local ok, why = pcall(bl.load, split)
+print(ok, why:match("[^\n]*"))
+print(pcall(bl.load, ""))
+print(pcall(bl.load, "../pty"))
