@@ -27,6 +27,15 @@ use crate::config::{Diagnostic, Named, Namespace, ParsedFile, SourceFile, parse_
 use crate::input::InputDef;
 use crate::timeline::{Timeline, TimelineId};
 
+/// The most leaves a blend tree may have once its nested trees are multiplied out: every
+/// child that plays a clip is a leaf, and every child that plays a tree adds all of that
+/// tree's leaves (a tree played by two children, twice). Each instance keeps numbers per leaf.
+pub const MAX_TREE_LEAVES: u64 = 4096;
+
+/// How deep blend trees, and timelines, may nest: a tree that plays only clips (a timeline
+/// that plays no timeline) is 0 deep, one that plays it 1 deep, and so on.
+pub const MAX_NESTING_DEPTH: u64 = 32;
+
 pub type ClipId = usize;
 pub type TreeId = usize;
 pub type ParamId = usize;
@@ -398,17 +407,23 @@ impl Builder<'_> {
             self.snapshot.assets.insert(graph.name.clone(), Asset::Graph(id));
         }
         for (f, tree) in &trees {
-            if let Some(compiled) = self.blend_tree(*f, tree) {
+            let children = tree.value.children().iter().map(|c| self.motion(*f, &c.motion)).collect();
+            self.tree_children.push(children);
+        }
+        self.check_cycles(&trees);
+        let within_limits = self.check_tree_sizes(&trees);
+        for (id, (f, tree)) in trees.iter().enumerate() {
+            if let Some(compiled) = self.blend_tree(*f, id, tree, within_limits[id]) {
                 self.snapshot.blend_trees.push(compiled);
             }
         }
-        self.check_cycles(&trees);
         for (f, timeline) in &timelines {
             let compiled = self.timeline(*f, timeline);
             self.snapshot.timelines.push(compiled);
         }
         let spans: Vec<(usize, std::ops::Range<usize>)> = timelines.iter().map(|(f, t)| (*f, t.span.clone())).collect();
         self.check_timeline_cycles(&spans);
+        self.check_timeline_sizes(&spans);
         for (f, graph) in &graphs {
             let compiled = self.graph(*f, graph);
             self.snapshot.graphs.push(compiled);
@@ -526,9 +541,16 @@ impl Builder<'_> {
         Some(self.snapshot.parameters.len() - 1)
     }
 
-    /// Resolves a tree's parameters and motions (reporting unknown names) and, for a
-    /// locally valid tree, builds its layout.
-    fn blend_tree(&mut self, file: usize, tree: &Named<RawBlendTree>) -> Option<BlendTree> {
+    /// Resolves a tree's parameters (reporting unknown names) and, for a locally valid tree
+    /// within the size limits, builds its layout; its children were resolved before, into
+    /// `tree_children[id]`.
+    fn blend_tree(
+        &mut self,
+        file: usize,
+        id: TreeId,
+        tree: &Named<RawBlendTree>,
+        within_limits: bool,
+    ) -> Option<BlendTree> {
         let raw = &tree.value;
         let kind = raw.kind.as_ref().map(|k| *k.get_ref());
         let declared = self.declared;
@@ -546,10 +568,11 @@ impl Builder<'_> {
                 .collect(),
         };
         let parameters: Vec<ParamId> = names.into_iter().filter_map(|p| self.parameter(file, p, declared)).collect();
-        let children: Vec<Motion> = raw.children().iter().map(|c| self.motion(file, &c.motion)).collect();
-        self.tree_children.push(children.clone());
         // A locally valid tree has its type and children: their absence is an error.
-        let (true, Some(kind), Some(raw_children)) = (tree.valid, kind, &raw.children) else { return None };
+        let (true, true, Some(kind), Some(raw_children)) = (tree.valid, within_limits, kind, &raw.children) else {
+            return None;
+        };
+        let children = self.tree_children[id].clone();
         let (layout, children) = self.layout(file, tree, kind, raw_children, children);
         Some(BlendTree { name: tree.name.clone(), kind, parameters, children, layout, sync: raw.sync })
     }
@@ -772,10 +795,113 @@ impl Builder<'_> {
             );
         }
     }
+
+    /// Which trees are within [`MAX_TREE_LEAVES`] and [`MAX_NESTING_DEPTH`], by tree id,
+    /// counted over the tree graph without building anything. A tree over a limit is reported
+    /// where the excess begins (see [`excess_roots`]); every tree over one is rejected.
+    fn check_tree_sizes(&mut self, trees: &[(usize, &Named<RawBlendTree>)]) -> Vec<bool> {
+        let own: Vec<u64> = self
+            .tree_children
+            .iter()
+            .map(|c| c.iter().filter(|m| matches!(m, Motion::Clip(_))).count() as u64)
+            .collect();
+        let nested: Vec<Vec<usize>> = self
+            .tree_children
+            .iter()
+            .map(|c| c.iter().filter_map(|m| if let Motion::Tree(t) = m { Some(*t) } else { None }).collect())
+            .collect();
+        let sizes = nesting(&own, &nested);
+        for tree in excess_roots(&sizes, &nested, |n| n.total > MAX_TREE_LEAVES) {
+            let (file, named) = trees[tree];
+            let message = format!(
+                "blend tree `{}` has {} leaves once its nested trees are multiplied out, over the limit of \
+                 {MAX_TREE_LEAVES}",
+                named.name, sizes[tree].total
+            );
+            let hint = "each child that plays a tree adds all of that tree's leaves, once per child that plays it; \
+                        any tree that contains this one is over the limit too";
+            self.error(file, named.span.clone(), message, Some(hint.into()));
+        }
+        for tree in excess_roots(&sizes, &nested, |n| n.depth > MAX_NESTING_DEPTH) {
+            let (file, named) = trees[tree];
+            let message = format!(
+                "blend tree `{}` nests blend trees {} deep, over the limit of {MAX_NESTING_DEPTH}",
+                named.name, sizes[tree].depth
+            );
+            let hint = "a tree whose children are clips is 0 deep, one that plays it 1 deep, and so on; any tree \
+                        that contains this one is over the limit too";
+            self.error(file, named.span.clone(), message, Some(hint.into()));
+        }
+        sizes.iter().map(|n| n.total <= MAX_TREE_LEAVES && n.depth <= MAX_NESTING_DEPTH).collect()
+    }
+}
+
+/// What nesting multiplies out in one asset of a graph of assets that contain others (trees
+/// in trees, timelines in timelines).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Nesting {
+    /// The asset's own count plus the totals of the assets nested in it, each as many times
+    /// as it is nested (saturating at `u64::MAX`).
+    total: u64,
+    /// 0 for an asset that nests nothing, else 1 + the greatest depth of those nested in it.
+    depth: u64,
+}
+
+/// Each node's [`Nesting`], given each node's own count (`own[n]`) and the nodes it nests
+/// (`nested[n]`, with repeats): memoized over the graph, so it takes time in proportion to
+/// nodes and edges and expands nothing. A node met again while its own total is being added
+/// up closes a cycle (reported apart) and counts as nothing there.
+fn nesting(own: &[u64], nested: &[Vec<usize>]) -> Vec<Nesting> {
+    #[derive(Copy, Clone)]
+    enum Mark {
+        Unvisited,
+        Open,
+        Done(Nesting),
+    }
+    let mut marks = vec![Mark::Unvisited; own.len()];
+    for root in 0..own.len() {
+        if !matches!(marks[root], Mark::Unvisited) {
+            continue;
+        }
+        marks[root] = Mark::Open;
+        // Each open node with the index of the next of its nested nodes to visit.
+        let mut stack = vec![(root, 0)];
+        while let Some((node, next)) = stack.last_mut() {
+            let node = *node;
+            if let Some(&child) = nested[node].get(*next) {
+                *next += 1;
+                if matches!(marks[child], Mark::Unvisited) {
+                    marks[child] = Mark::Open;
+                    stack.push((child, 0));
+                }
+                continue;
+            }
+            let mut done = Nesting { total: own[node], depth: 0 };
+            for &child in &nested[node] {
+                if let Mark::Done(inner) = marks[child] {
+                    done.total = done.total.saturating_add(inner.total);
+                    done.depth = done.depth.max(inner.depth + 1);
+                }
+            }
+            marks[node] = Mark::Done(done);
+            stack.pop();
+        }
+    }
+    marks.into_iter().map(|m| if let Mark::Done(n) = m { n } else { unreachable!("every node is done") }).collect()
+}
+
+/// The nodes over a limit (`over`) where the excess begins: none of the nodes nested in them
+/// is over it. The nodes that contain one of them are over it too, and need no report of
+/// their own.
+fn excess_roots(nesting: &[Nesting], nested: &[Vec<usize>], over: impl Fn(&Nesting) -> bool) -> Vec<usize> {
+    (0..nesting.len()).filter(|&n| over(&nesting[n]) && !nested[n].iter().any(|&c| over(&nesting[c]))).collect()
 }
 
 /// Every cycle of a directed graph given as adjacency lists, each once, rotated so that its
-/// smallest node comes first, in sorted order.
+/// smallest node comes first, in sorted order. The walk is confined to the nodes left once
+/// nodes without an incoming or without an outgoing edge are taken away, again and again
+/// (no cycle passes through one): a graph without cycles, however many paths it has, costs
+/// time in proportion to its nodes and edges.
 fn find_cycles(graph: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
     fn walk(graph: &[Vec<usize>], path: &mut Vec<usize>, cycles: &mut BTreeSet<Vec<usize>>) {
         let node = *path.last().expect("the path starts with a node");
@@ -792,9 +918,93 @@ fn find_cycles(graph: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
             }
         }
     }
+    let graph = on_possible_cycles(graph);
     let mut cycles = BTreeSet::new();
-    for start in 0..graph.len() {
-        walk(graph, &mut vec![start], &mut cycles);
+    for start in (0..graph.len()).filter(|&n| !graph[n].is_empty()) {
+        walk(&graph, &mut vec![start], &mut cycles);
     }
     cycles
+}
+
+/// The graph with the edges no cycle can use taken away, and repeated edges once: a node
+/// without an incoming or an outgoing edge is on no cycle, and taking it away can leave
+/// another so.
+fn on_possible_cycles(graph: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut out: Vec<BTreeSet<usize>> = graph.iter().map(|next| next.iter().copied().collect()).collect();
+    let mut into: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); graph.len()];
+    for (node, next) in out.iter().enumerate() {
+        for &n in next {
+            into[n].insert(node);
+        }
+    }
+    let mut removed = vec![false; graph.len()];
+    let mut dead_ends: Vec<usize> = (0..graph.len()).filter(|&n| out[n].is_empty() || into[n].is_empty()).collect();
+    while let Some(node) = dead_ends.pop() {
+        if std::mem::replace(&mut removed[node], true) {
+            continue;
+        }
+        for next in std::mem::take(&mut out[node]) {
+            into[next].remove(&node);
+            if into[next].is_empty() {
+                dead_ends.push(next);
+            }
+        }
+        for previous in std::mem::take(&mut into[node]) {
+            out[previous].remove(&node);
+            if out[previous].is_empty() {
+                dead_ends.push(previous);
+            }
+        }
+    }
+    out.into_iter().map(|next| next.into_iter().collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_multiplies_repeats_without_expanding() {
+        // (own counts, nested lists) → (total, depth) per node.
+        type Case = (&'static [u64], &'static [&'static [usize]], &'static [(u64, u64)]);
+        let cases: &[Case] = &[
+            // A node alone.
+            (&[3], &[&[]], &[(3, 0)]),
+            // A diamond: 0 nests 1 and 2, both nest 3; 3 counts twice in 0.
+            (&[0, 0, 0, 2], &[&[1, 2], &[3], &[3], &[]], &[(4, 2), (2, 1), (2, 1), (2, 0)]),
+            // A node nested twice by one parent counts twice.
+            (&[1, 5], &[&[1, 1], &[]], &[(11, 1), (5, 0)]),
+            // A cycle 0 → 1 → 0: the edge that closes it counts as nothing.
+            (&[1, 1], &[&[1], &[0]], &[(2, 1), (1, 0)]),
+        ];
+        for (own, nested, want) in cases {
+            let nested: Vec<Vec<usize>> = nested.iter().map(|n| n.to_vec()).collect();
+            let got: Vec<(u64, u64)> = nesting(own, &nested).iter().map(|n| (n.total, n.depth)).collect();
+            assert_eq!(&got, want, "{own:?} {nested:?}");
+        }
+    }
+
+    #[test]
+    fn nesting_saturates_and_takes_no_time_on_doubling_chains() {
+        // Node i nests node i + 1 twice: 2^100 leaves at the top, counted in 100 steps.
+        let n = 100;
+        let nested: Vec<Vec<usize>> = (0..n).map(|i| if i + 1 < n { vec![i + 1, i + 1] } else { vec![] }).collect();
+        let mut own = vec![0; n];
+        own[n - 1] = 1;
+        let sizes = nesting(&own, &nested);
+        assert_eq!(sizes[0], Nesting { total: u64::MAX, depth: 99 });
+        assert_eq!(sizes[n - 11], Nesting { total: 1024, depth: 10 });
+        assert_eq!(excess_roots(&sizes, &nested, |s| s.total > 1000), vec![n - 11]);
+        assert!(find_cycles(&nested).is_empty());
+    }
+
+    #[test]
+    fn cycles_are_found_past_paths_that_lead_nowhere() {
+        // 0 → 1 ⇉ 2 → 3 → 2 (a cycle after a doubled edge), 3 → 4 (a dead end), 5 → 5.
+        let graph = vec![vec![1], vec![2, 2], vec![3], vec![2, 4], vec![], vec![5]];
+        assert_eq!(find_cycles(&graph), BTreeSet::from([vec![2, 3], vec![5]]));
+        // Two cycles through one node, joined by a path that is on neither.
+        let graph = vec![vec![1, 2], vec![0], vec![0]];
+        assert_eq!(find_cycles(&graph), BTreeSet::from([vec![0, 1], vec![0, 2]]));
+    }
 }

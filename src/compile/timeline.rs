@@ -6,7 +6,9 @@ use std::ops::Range;
 
 use toml::Spanned;
 
-use super::{Asset, Builder, GraphDef, LayerDef, LayerSource, MaskCheck, Motion, Named};
+use super::{
+    Asset, Builder, GraphDef, LayerDef, LayerSource, MAX_NESTING_DEPTH, MaskCheck, Motion, Named, excess_roots, nesting,
+};
 use crate::config::timeline::{
     CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTask, RawTimeline, RawTimelineClip,
     RawTrack, TrackKind,
@@ -16,8 +18,12 @@ use crate::graph::DEFAULT_CHANNEL;
 use crate::time::{MAX_SECONDS, Ticks};
 use crate::timeline::interval_tree::{Entry, IntervalTree};
 use crate::timeline::{
-    ClipMotion, Curve, Marker, Task, TaskKind, Timeline, TimelineClip, TimelineLayer, TimelineTrack,
+    ClipMotion, Curve, Marker, Task, TaskKind, Timeline, TimelineClip, TimelineId, TimelineLayer, TimelineTrack,
 };
+
+/// The most playbacks one playback of a timeline may need: one for itself and, for each clip
+/// that plays a timeline, the playbacks of that timeline (each nested instance has its own).
+pub const MAX_NESTED_PLAYBACKS: u64 = 1024;
 
 /// Seconds of the crossfade a `PlayAnimation` task starts when it names none.
 const DEFAULT_FADE: f64 = 0.1;
@@ -663,9 +669,9 @@ impl Builder<'_> {
         }
     }
 
-    /// Reports nested timelines that (indirectly) contain themselves, naming the cycle.
-    pub(super) fn check_timeline_cycles(&mut self, spans: &[(usize, Range<usize>)]) {
-        let children = |timeline: &Timeline| -> Vec<usize> {
+    /// The timelines each timeline's clips play, by timeline id, once per clip.
+    fn nested_timelines(&self) -> Vec<Vec<TimelineId>> {
+        let nested = |timeline: &Timeline| -> Vec<TimelineId> {
             timeline
                 .clips
                 .iter()
@@ -675,7 +681,12 @@ impl Builder<'_> {
                 })
                 .collect()
         };
-        let graph: Vec<Vec<usize>> = self.snapshot.timelines.iter().map(children).collect();
+        self.snapshot.timelines.iter().map(nested).collect()
+    }
+
+    /// Reports nested timelines that (indirectly) contain themselves, naming the cycle.
+    pub(super) fn check_timeline_cycles(&mut self, spans: &[(usize, Range<usize>)]) {
+        let graph = self.nested_timelines();
         for cycle in super::find_cycles(&graph) {
             let names: Vec<&str> = cycle.iter().map(|&t| &*self.snapshot.timelines[t].name).collect();
             let message = format!("timeline cycle: {} → {}", names.join(" → "), names[0]);
@@ -686,6 +697,36 @@ impl Builder<'_> {
                 message,
                 Some("a timeline clip cannot play its own timeline, directly or through others".into()),
             );
+        }
+    }
+
+    /// Reports timelines over [`MAX_NESTED_PLAYBACKS`] or [`MAX_NESTING_DEPTH`], counted over
+    /// the timeline graph without building anything, where the excess begins (see
+    /// [`excess_roots`]). A playback of a timeline is one playback for itself and, for each
+    /// clip that plays a timeline, the playbacks of that timeline.
+    pub(super) fn check_timeline_sizes(&mut self, spans: &[(usize, Range<usize>)]) {
+        let nested = self.nested_timelines();
+        let sizes = nesting(&vec![1; nested.len()], &nested);
+        for timeline in excess_roots(&sizes, &nested, |n| n.total > MAX_NESTED_PLAYBACKS) {
+            let (file, span) = spans[timeline].clone();
+            let message = format!(
+                "timeline `{}` needs {} playbacks, itself and its nested timelines, over the limit of \
+                 {MAX_NESTED_PLAYBACKS}",
+                self.snapshot.timelines[timeline].name, sizes[timeline].total
+            );
+            let hint = "each clip that plays a timeline has a playback of it, with the playbacks of every timeline \
+                        nested in that one; any timeline that contains this one is over the limit too";
+            self.error(file, span, message, Some(hint.into()));
+        }
+        for timeline in excess_roots(&sizes, &nested, |n| n.depth > MAX_NESTING_DEPTH) {
+            let (file, span) = spans[timeline].clone();
+            let message = format!(
+                "timeline `{}` nests timelines {} deep, over the limit of {MAX_NESTING_DEPTH}",
+                self.snapshot.timelines[timeline].name, sizes[timeline].depth
+            );
+            let hint = "a timeline that plays no timeline is 0 deep, one that plays it 1 deep, and so on; any \
+                        timeline that contains this one is over the limit too";
+            self.error(file, span, message, Some(hint.into()));
         }
     }
 
