@@ -11,14 +11,15 @@ use super::{
 };
 use crate::config::timeline::{
     CurveName, DurationMode, Extrapolation, RawCurve, RawGraph, RawMarker, RawTask, RawTimeline, RawTimelineClip,
-    RawTrack, TrackKind,
+    RawTrack, TrackKind, WrapMode,
 };
 use crate::config::{Namespace, did_you_mean, number, suggestion};
 use crate::graph::DEFAULT_CHANNEL;
 use crate::time::{MAX_SECONDS, Ticks};
 use crate::timeline::interval_tree::{Entry, IntervalTree};
 use crate::timeline::{
-    ClipMotion, Curve, Marker, Task, TaskKind, Timeline, TimelineClip, TimelineId, TimelineLayer, TimelineTrack,
+    ClipMotion, Curve, MIN_LOOP_LENGTH, Marker, Task, TaskKind, Timeline, TimelineClip, TimelineId, TimelineLayer,
+    TimelineTrack,
 };
 
 /// The most playbacks one playback of a timeline may need: one for itself and, for each clip
@@ -75,10 +76,31 @@ impl Builder<'_> {
         }
         self.name_clips(file, &mut pending);
         let latest_end = pending.iter().map(|p| p.clip.end).max().unwrap_or(Ticks::ZERO);
-        timeline.duration = match (raw.duration_mode, &raw.duration) {
-            (DurationMode::Fixed, Some(d)) => Ticks::from_secs(*d.get_ref()).unwrap_or(Ticks::ZERO),
-            _ => Ticks(latest_end.0.saturating_sub(1).max(0)),
+        // Its length as written: the fixed duration, or where its last clip ends.
+        let (length, duration) = match (raw.duration_mode, &raw.duration) {
+            (DurationMode::Fixed, Some(d)) => {
+                let fixed = Ticks::from_secs(*d.get_ref()).unwrap_or(Ticks::ZERO);
+                (fixed, fixed)
+            }
+            _ => (latest_end, Ticks(latest_end.0.saturating_sub(1).max(0))),
         };
+        timeline.duration = duration;
+        if raw.wrap == WrapMode::Loop && Ticks::ZERO < timeline.duration && length < MIN_LOOP_LENGTH {
+            self.error(
+                file,
+                named.span.clone(),
+                format!(
+                    "looping timeline `{}` lasts {} s, shorter than the 1 ms a looping timeline must last",
+                    named.name,
+                    number(length.secs())
+                ),
+                Some(
+                    "each loop is unrolled into a `timeline_looped` event and its markers, so a shorter loop \
+                     would repeat more than a thousand times in a 1 Hz frame; lengthen its clips, or give it `duration_mode = \"fixed\"` and a longer `duration`"
+                        .into(),
+                ),
+            );
+        }
         let loop_frame = pending
             .iter()
             .filter(|p| p.raw.get_ref().loop_start)

@@ -14,6 +14,13 @@ use crate::event::TaskName;
 use crate::time::{TICKS_PER_SECOND, Ticks};
 use interval_tree::IntervalTree;
 
+/// The shortest a looping timeline may be as written (its fixed `duration`, or where its last
+/// clip ends), 1 ms: a shorter one is a compile error. Its loop then lasts at least 1 ms less
+/// one tick (a derived duration ends one tick before the last clip), so a logic frame, at most
+/// 1 s long, passes at most 1 000 whole loops, each unrolled into its `timeline_looped` event
+/// and markers.
+pub const MIN_LOOP_LENGTH: Ticks = Ticks(TICKS_PER_SECOND / 1000);
+
 pub type TimelineId = usize;
 
 /// A mix curve over p ∈ [0, 1]. An explicit tag (`repr(u8)`), as `graph::Source`: a weighed

@@ -723,7 +723,9 @@ impl Playback {
 
     /// Fires the markers of the window from `from` (exclusive; `None`: the first window,
     /// from `start` inclusive, plus retroactive markers before it) to `to` (inclusive), in
-    /// raw time, unrolling loops.
+    /// raw time, unrolling loops: the loop it starts in, at most [`MAX_UNROLLED_LOOPS`] whole
+    /// loops (each a `timeline_looped` event and its markers), a `warning` naming how many
+    /// more were folded, and the loop it ends in (its `timeline_looped` with the exact count).
     fn fire_window(&mut self, def: &Timeline, from: Option<Ticks>, to: Ticks, events: &mut Vec<EventKind>) {
         let first = from.is_none();
         if first {
@@ -746,9 +748,19 @@ impl Playback {
             return;
         }
         self.fire_range(def, from_pos, d, first, events);
-        for passed in from_loop + 1..to_loop {
+        let whole_loops = to_loop - from_loop - 1;
+        for passed in from_loop + 1..to_loop.min(from_loop + 1 + MAX_UNROLLED_LOOPS) {
             events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: passed as u64 });
             self.fire_range(def, Ticks::ZERO, d, true, events);
+        }
+        if whole_loops > MAX_UNROLLED_LOOPS {
+            let message = format!(
+                "timeline `{}` looped {whole_loops} whole times in one frame or seek; the first {MAX_UNROLLED_LOOPS} were \
+                 unrolled, the other {} folded (no timeline_looped or marker events for them)",
+                def.name,
+                whole_loops - MAX_UNROLLED_LOOPS
+            );
+            events.push(EventKind::Warning { message });
         }
         events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: to_loop as u64 });
         self.fire_range(def, Ticks::ZERO, to_pos, true, events);
@@ -1289,6 +1301,13 @@ fn normalized(weight: f64, sum: f64) -> f64 {
         weight / sum
     }
 }
+
+/// The most whole loops one marker window unrolls; the rest are folded into one `warning`.
+/// A logic frame lasts at most 1 s (clock rates are 1 to 100 000 Hz) and a looping timeline
+/// at least [`crate::timeline::MIN_LOOP_LENGTH`], so playing at the clock's pace never
+/// folds: only a seek, or a nested timeline whose clip's local time runs faster than the
+/// clock (a `time_scale` above 1) or jumps ahead, can.
+pub const MAX_UNROLLED_LOOPS: i64 = 1000;
 
 /// Raw playback time → timeline time by the wrap mode: hold and none clamp at `D`; loop
 /// wraps into `[0, D)`.
