@@ -23,7 +23,9 @@ use crate::blend::one_d;
 use crate::blend::simple_directional::{self, SimpleDirectional};
 use crate::blend::triangulated::Triangulated;
 use crate::config::raw::{BlendKind, RawBlendTree, RawChild, SyncMode};
-use crate::config::{Diagnostic, Named, Namespace, ParsedFile, SourceFile, parse_file, suggestion};
+use crate::config::{
+    Diagnostic, Named, Namespace, ParsedFile, SourceFile, differ_in_one_short_word, parse_file, suggestion,
+};
 use crate::input::InputDef;
 use crate::timeline::{Timeline, TimelineId};
 
@@ -517,14 +519,20 @@ impl Builder<'_> {
     }
 
     /// Resolves a parameter a tree reads. Undeclared parameters are declared implicitly
-    /// (default 0, no smoothing) — unless the name is a near miss of a declared one, which
-    /// is almost always a typo and so an error.
+    /// (default 0, no smoothing) — unless the name is a near miss of a declared one (one the
+    /// did-you-mean rule, [`crate::config::did_you_mean`], would suggest), which is almost
+    /// always a typo and so an error. Names that differ in one short word are not near misses
+    /// ([`differ_in_one_short_word`]: `y` beside `x`, `move_y` beside `move_x`).
     fn parameter(&mut self, file: usize, name: &toml::Spanned<String>, declared: usize) -> Option<ParamId> {
         let wanted = name.get_ref();
         if let Some(id) = self.snapshot.parameter_id(wanted) {
             return Some(id);
         }
-        let declared_names: Vec<String> = self.snapshot.parameters[..declared].iter().map(|p| p.name.clone()).collect();
+        let declared_names: Vec<String> = self.snapshot.parameters[..declared]
+            .iter()
+            .map(|p| p.name.clone())
+            .filter(|name| !differ_in_one_short_word(wanted, name))
+            .collect();
         if let Some(hint) = suggestion(wanted, declared_names.iter().map(String::as_str)) {
             let hint = format!("{hint} If `{wanted}` is a new parameter, declare it under [parameters]");
             self.error(file, name.span(), format!("unknown parameter `{wanted}`"), Some(hint));

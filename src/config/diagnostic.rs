@@ -176,6 +176,43 @@ pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>)
     did_you_mean(word, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
+/// Whether `a` and `b` differ in exactly one word, and that word is at most two characters
+/// long in both (compared without case): names of a set, like axes or sides, never typos of
+/// each other — `x`/`y`, `lx`/`ly`, `move_x`/`move_y`, `moveX`/`moveY`, `arm_l`/`arm_r`,
+/// `blend1`/`blend2`. Words are split at every character that is not a letter or a digit,
+/// where a lower-case letter or a digit meets an upper-case letter, and where letters meet
+/// digits.
+pub fn differ_in_one_short_word(a: &str, b: &str) -> bool {
+    let (a, b) = (words(a), words(b));
+    let mut differing = a.iter().zip(&b).filter(|(a, b)| a != b);
+    a.len() == b.len()
+        && match (differing.next(), differing.next()) {
+            (Some((a, b)), None) => a.chars().count() <= 2 && b.chars().count() <= 2,
+            _ => false,
+        }
+}
+
+/// The words of a name, lower-cased (see [`differ_in_one_short_word`]).
+fn words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            previous = None;
+            continue;
+        }
+        let starts_word = previous.is_none_or(|p| {
+            ((p.is_lowercase() || p.is_numeric()) && c.is_uppercase()) || p.is_numeric() != c.is_numeric()
+        });
+        if starts_word {
+            words.push(String::new());
+        }
+        words.last_mut().expect("a word was started").extend(c.to_lowercase());
+        previous = Some(c);
+    }
+    words
+}
+
 /// Edit distance over characters where swapping two neighbours counts as one edit (optimal
 /// string alignment), so `wakl` is one edit from `walk`, as a typist sees it.
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -279,6 +316,33 @@ mod tests {
         assert_eq!(did_you_mean("looping", ["length", "loop"]), Some("loop"));
         assert_eq!(did_you_mean("duration_seconds", ["duration", "dur"]), Some("duration"));
         assert_eq!(did_you_mean("type_of", ["ty", "time"]), None);
+    }
+
+    #[test]
+    fn names_differing_in_one_short_word_are_a_set() {
+        let cases = [
+            ("x", "y", true),
+            ("lx", "ly", true),
+            ("move_x", "move_y", true),
+            ("moveX", "moveY", true),
+            ("arm_l", "arm_r", true),
+            ("blend1", "blend2", true),
+            ("layer10", "layer11", true),
+            ("stick.x", "stick.y", true),
+            // Typos: a long word differs, the case differs, a word is missing or added.
+            ("sped", "speed", false),
+            ("move_x", "mvoe_x", false),
+            ("X", "x", false),
+            ("x", "x", false),
+            ("move_x", "x", false),
+            ("speed2", "speed", false),
+            ("move_x_y", "move_y_x", false),
+            ("abc", "abd", false),
+        ];
+        for (a, b, set) in cases {
+            assert_eq!(differ_in_one_short_word(a, b), set, "{a} / {b}");
+            assert_eq!(differ_in_one_short_word(b, a), set, "{b} / {a}");
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue, ValueDeserializer};
 
-pub use diagnostic::{Diagnostic, Severity, did_you_mean, number, suggestion};
+pub use diagnostic::{Diagnostic, Severity, did_you_mean, differ_in_one_short_word, number, suggestion};
 use raw::{RawBlendTree, RawClip, RawParameter};
 
 use crate::time::Ticks;
