@@ -21,8 +21,12 @@ pub struct LeafView {
 pub struct ActorView {
     pub name: String,
     pub spec: String,
-    /// Every parameter of the library: (name, raw value).
+    /// Every parameter of the library: (name, raw value). Values carry over by name, so a
+    /// parameter's value is lost only when the library loses the parameter.
     pub params: Vec<(String, f64)>,
+    /// The parameters the actor's graph reads (a timeline reads none): only these are worth
+    /// a word when the library gains or loses one.
+    pub reads: Vec<String>,
     pub leaves: Vec<LeafView>,
     /// The default pose's share of the first channel.
     pub default_share: f64,
@@ -40,6 +44,7 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
                 name: actor.name().to_string(),
                 spec: actor.spec().describe(),
                 params: snapshot.parameters.iter().zip(actor.params()).map(|(p, s)| (p.name.clone(), s.raw)).collect(),
+                reads: graph.parameters().into_iter().map(|p| snapshot.parameters[p].name.clone()).collect(),
                 leaves: graph
                     .leaves()
                     .iter()
@@ -69,9 +74,9 @@ pub struct WeightRow {
 pub struct ActorChange {
     pub name: String,
     pub spec: String,
-    /// Parameters that no longer exist (their values are gone).
+    /// Parameters the actor read that no longer exist (their values are gone).
     pub removed_params: Vec<String>,
-    /// New parameters, starting at their default: (name, value).
+    /// New parameters the actor reads, starting at their default: (name, value).
     pub reset_params: Vec<(String, f64)>,
     /// Leaves that no longer exist.
     pub removed_leaves: Vec<String>,
@@ -93,10 +98,20 @@ impl ActorChange {
             && self.reset_leaves.is_empty()
             && self.clamped_leaves.is_empty()
     }
+
+    /// Whether some leaf's weight (or the default pose's share) moved, or a leaf came or went.
+    pub fn weights_changed(&self) -> bool {
+        self.weights.iter().any(|row| match (row.before, row.after) {
+            (Some(before), Some(after)) => (after - before).abs() > WEIGHT_EPSILON,
+            _ => true,
+        })
+    }
 }
 
 /// Share of the default pose under which a report leaves out the `<default>` row.
 const DEFAULT_EPSILON: f64 = 1e-12;
+/// A weight moved by less than this is unchanged: far below the six decimals reports print.
+const WEIGHT_EPSILON: f64 = 1e-9;
 
 /// What changed for every actor present on both sides (actors are never added or removed by
 /// a reload), in spawn order.
@@ -106,6 +121,7 @@ pub fn diff(before: &[ActorView], after: &[ActorView]) -> Vec<ActorChange> {
 
 fn change(old: &ActorView, new: &ActorView) -> ActorChange {
     let has_param = |view: &ActorView, name: &str| view.params.iter().any(|(n, _)| n == name);
+    let read = |view: &ActorView, name: &str| view.reads.iter().any(|n| n == name);
     let old_leaf = |name: &str| old.leaves.iter().find(|l| l.name == name);
     let mut weights: Vec<WeightRow> = new
         .leaves
@@ -127,8 +143,8 @@ fn change(old: &ActorView, new: &ActorView) -> ActorChange {
     ActorChange {
         name: new.name.clone(),
         spec: new.spec.clone(),
-        removed_params: old.params.iter().filter(|(n, _)| !has_param(new, n)).map(|(n, _)| n.clone()).collect(),
-        reset_params: new.params.iter().filter(|(n, _)| !has_param(old, n)).cloned().collect(),
+        removed_params: old.reads.iter().filter(|n| !has_param(new, n)).cloned().collect(),
+        reset_params: new.params.iter().filter(|(n, _)| read(new, n) && !has_param(old, n)).cloned().collect(),
         reset_leaves: new.leaves.iter().filter(|l| old_leaf(&l.name).is_none()).map(|l| l.name.clone()).collect(),
         clamped_leaves: new
             .leaves
@@ -148,11 +164,13 @@ mod tests {
         LeafView { name: name.into(), weight, time }
     }
 
+    /// An actor whose graph reads every parameter of the library.
     fn view(params: &[&str], leaves: Vec<LeafView>, default_share: f64) -> ActorView {
         ActorView {
             name: "hero".into(),
             spec: "blend_tree locomotion".into(),
             params: params.iter().map(|p| (p.to_string(), 0.5)).collect(),
+            reads: params.iter().map(|p| p.to_string()).collect(),
             leaves,
             default_share,
         }
@@ -181,7 +199,26 @@ mod tests {
         let same = std::slice::from_ref(&same);
         let change = &diff(same, same)[0];
         assert!(change.kept_everything());
+        assert!(!change.weights_changed());
         assert_eq!(change.weights.len(), 1, "no <default> row without a default share");
+    }
+
+    #[test]
+    fn parameters_an_actor_does_not_read_are_not_its_news() {
+        let reads_nothing = |params: &[&str]| ActorView { reads: Vec::new(), ..view(params, vec![], 0.0) };
+        let change = &diff(&[reads_nothing(&["speed"])], &[reads_nothing(&["lean"])])[0];
+        assert!(change.kept_everything(), "{change:?}");
+        // A parameter the actor starts reading keeps the value the library had for it.
+        let before = ActorView { reads: Vec::new(), ..view(&["speed"], vec![], 0.0) };
+        let change = &diff(&[before], &[view(&["speed"], vec![], 0.0)])[0];
+        assert!(change.kept_everything(), "{change:?}");
+    }
+
+    #[test]
+    fn a_moved_weight_is_a_change_and_rounding_noise_is_not() {
+        let at = |weight: f64| view(&[], vec![leaf("a", weight, 0.0)], 0.0);
+        assert!(diff(&[at(0.5)], &[at(0.75)])[0].weights_changed());
+        assert!(!diff(&[at(0.5)], &[at(0.5 + 1e-15)])[0].weights_changed());
     }
 
     #[test]

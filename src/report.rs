@@ -421,45 +421,74 @@ fn cell(weight: Option<f64>) -> String {
     weight.map_or_else(|| "—".to_string(), fixed)
 }
 
-/// The body of a reload report: per actor, what was removed or reset (everything else carried
-/// over by name), then each leaf's weight before and after the reload at the current frame.
+/// How many actors whose weights moved the one-line summary of a reload names.
+const MOVED_NAMED: usize = 5;
+
+/// The body of a reload report: each actor that lost or got back something — what was
+/// removed or reset (everything else carried over by name), then each leaf's weight before
+/// and after the reload at the current frame — and one line for every actor that kept every
+/// parameter and local time, naming the first few whose weights moved.
 pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
     let mut out = String::new();
     if changes.is_empty() {
         out.push_str("  no actors yet\n");
     }
-    for change in changes {
-        let _ =
-            writeln!(out, "{}", style.paint(&format!("{} ({})", change.name, change.spec), |t| t.bold().to_string()));
-        let mut removed: Vec<String> = change.removed_params.iter().map(|p| format!("parameter {p}")).collect();
-        removed.extend(change.removed_leaves.iter().map(|l| format!("leaf {l}")));
-        let mut reset: Vec<String> =
-            change.reset_params.iter().map(|(p, v)| format!("parameter {p} = {} (default)", fixed(*v))).collect();
-        reset.extend(change.reset_leaves.iter().map(|l| format!("leaf {l} at time 0")));
-        reset.extend(
-            change
-                .clamped_leaves
-                .iter()
-                .map(|(l, from, to)| format!("leaf {l} time {} → {}", fixed(*from), fixed(*to))),
-        );
-        if change.kept_everything() {
-            out.push_str("  kept: every parameter and local time\n");
-        }
-        for (label, list) in [("removed", removed), ("reset", reset)] {
-            if !list.is_empty() {
-                let _ = writeln!(out, "  {}: {}", style.paint(label, |t| t.yellow().to_string()), list.join(", "));
-            }
-        }
-        let width = change.weights.iter().map(|r| display_width(&r.leaf)).chain([4]).max().unwrap_or(4) + 2;
-        let header = format!("  {}{:>10} {:>10}", padded("leaf", width), "before", "after");
-        let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
-        for row in &change.weights {
-            let line = format!("  {}{:>10} {:>10}", padded(&row.leaf, width), cell(row.before), cell(row.after));
-            let bar = style.paint(&bar(row.after.unwrap_or(0.0)), |t| t.cyan().to_string());
-            let _ = writeln!(out, "{}", format!("{line}  {bar}").trim_end());
-        }
+    let (kept, changed): (Vec<&ActorChange>, Vec<&ActorChange>) = changes.iter().partition(|c| c.kept_everything());
+    for change in changed {
+        actor_reload(&mut out, change, style);
+    }
+    if !kept.is_empty() {
+        let _ = writeln!(out, "{}", kept_summary(&kept));
     }
     out
+}
+
+/// One actor's part of a reload report: what was removed or reset, then its weights.
+fn actor_reload(out: &mut String, change: &ActorChange, style: Style) {
+    let _ = writeln!(out, "{}", style.paint(&format!("{} ({})", change.name, change.spec), |t| t.bold().to_string()));
+    let mut removed: Vec<String> = change.removed_params.iter().map(|p| format!("parameter {p}")).collect();
+    removed.extend(change.removed_leaves.iter().map(|l| format!("leaf {l}")));
+    let mut reset: Vec<String> =
+        change.reset_params.iter().map(|(p, v)| format!("parameter {p} = {} (default)", fixed(*v))).collect();
+    reset.extend(change.reset_leaves.iter().map(|l| format!("leaf {l} at time 0")));
+    reset.extend(
+        change.clamped_leaves.iter().map(|(l, from, to)| format!("leaf {l} time {} → {}", fixed(*from), fixed(*to))),
+    );
+    for (label, list) in [("removed", removed), ("reset", reset)] {
+        if !list.is_empty() {
+            let _ = writeln!(out, "  {}: {}", style.paint(label, |t| t.yellow().to_string()), list.join(", "));
+        }
+    }
+    let width = change.weights.iter().map(|r| display_width(&r.leaf)).chain([4]).max().unwrap_or(4) + 2;
+    let header = format!("  {}{:>10} {:>10}", padded("leaf", width), "before", "after");
+    let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
+    for row in &change.weights {
+        let line = format!("  {}{:>10} {:>10}", padded(&row.leaf, width), cell(row.before), cell(row.after));
+        let bar = style.paint(&bar(row.after.unwrap_or(0.0)), |t| t.cyan().to_string());
+        let _ = writeln!(out, "{}", format!("{line}  {bar}").trim_end());
+    }
+}
+
+/// The line for the actors (at least one) that kept every parameter and local time: how
+/// many, and which of them now weigh their leaves differently.
+fn kept_summary(kept: &[&ActorChange]) -> String {
+    let moved: Vec<&str> = kept.iter().filter(|c| c.weights_changed()).map(|c| c.name.as_str()).collect();
+    let who = match kept {
+        [one] => one.name.clone(),
+        _ => format!("{} actors", kept.len()),
+    };
+    let weights = match (kept.len(), moved.len()) {
+        (_, 0) => "no weight moved".to_string(),
+        (1, _) => "its weights moved (:weights shows them)".to_string(),
+        (_, n) => {
+            let mut named = moved[..n.min(MOVED_NAMED)].join(", ");
+            if n > MOVED_NAMED {
+                named.push_str(&format!(" and {} more", n - MOVED_NAMED));
+            }
+            format!("the weights of {n} moved: {named} (:weights shows them)")
+        }
+    };
+    format!("{who} kept every parameter and local time; {weights}")
 }
 
 #[cfg(test)]

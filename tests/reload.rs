@@ -266,3 +266,71 @@ fn a_good_save_while_another_file_is_broken_fails_naming_the_broken_one() {
     // Both saves are live now: v2 has no `walk`.
     assert_eq!(story.host.eval("hero:weights().walk").unwrap(), ["nil"]);
 }
+
+/// A crowd's library: `hero` walks on `locomotion` (reading `speed`), the crowd on `crowd`
+/// (reading `pace`; its run at `RUN`), and `cs` plays `cutscene`, reading no parameter.
+const CROWD: &str = r#"
+[clips]
+idle = { length = 2.0, loop = true }
+walk = { length = 1.0, loop = true }
+run = { length = 0.8, loop = true }
+
+[parameters]
+pace = { default = 0.0 }
+SPEED
+
+[blend_trees.locomotion]
+type = "1d"
+parameter = "HERO_READS"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "walk", threshold = 1.0 }]
+
+[blend_trees.crowd]
+type = "1d"
+parameter = "pace"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "walk", threshold = 0.5 }, { motion = "run", threshold = RUN }]
+
+[timelines.cutscene]
+[[timelines.cutscene.tracks]]
+name = "main"
+clips = [{ start = 0.0, duration = 4.0, motion = "idle" }]
+"#;
+
+/// With a crowd, a reload report names only the actors that lost or got back a parameter, a
+/// leaf or a local time; the others are one line, which names a few whose weights moved. An
+/// actor hears only of the parameters its graph reads.
+#[test]
+fn a_crowd_reload_reports_only_the_actors_it_changed() {
+    let dir = common::scratch("reload-crowd");
+    let file = dir.join("crowd.toml");
+    let version = |run: &str, hero_reads: &str, speed: &str| {
+        CROWD.replace("RUN", run).replace("HERO_READS", hero_reads).replace("SPEED", speed)
+    };
+    std::fs::write(&file, version("1.0", "speed", "speed = { default = 0.0 }")).unwrap();
+    let captured = Captured::default();
+    let output = Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() };
+    let host = Host::new(output).unwrap();
+    host.load_config(&file).unwrap();
+    host.eval(
+        "hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.5) \
+         cs = bl.spawn('cs', { timeline = 'cutscene' }) \
+         for i = 1, 300 do bl.spawn('c' .. i, { blend_tree = 'crowd' }):set('pace', i / 300) end bl.step(1)",
+    )
+    .unwrap();
+    let name = file.display().to_string();
+    let mut log = String::new();
+    for (what, text) in [
+        ("the crowd's run moves out", version("2.0", "speed", "speed = { default = 0.0 }")),
+        ("a comment, nothing else", version("2.0", "speed", "speed = { default = 0.0 } # the hero's")),
+        ("speed goes, the hero reads lean", version("2.0", "lean", "")),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let report = match host.reload_configs(std::slice::from_ref(&name)) {
+            Reload::Applied { report } => report,
+            _ => panic!("{what}: the reload applies"),
+        };
+        log.push_str(&format!("## {what}\n{report}\n"));
+    }
+    if let Some(difference) = check_golden(Path::new("tests/reload/crowd.out"), &log) {
+        panic!("{difference}");
+    }
+}

@@ -335,7 +335,7 @@ fn a_reload_report_prints_above_the_line_being_typed() {
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(&config, text.replace("threshold = 1.0", "threshold = 2.0")).unwrap();
     term.wait_for("reload_applied generation=2");
-    term.wait_for("walk    0.500000   0.833333");
+    term.wait_for("hero kept every parameter and local time; its weights moved");
     term.type_line("hts().walk");
     term.wait_for("0.833333");
 }
