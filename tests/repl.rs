@@ -339,3 +339,35 @@ fn a_reload_report_prints_above_the_line_being_typed() {
     term.type_line("hts().walk");
     term.wait_for("0.833333");
 }
+
+#[test]
+fn record_takes_one_path_quoted_or_not_expands_home_and_prints_a_command_a_shell_runs() {
+    let home = scratch("record-path");
+    let input = ":record a b\n:record \"~/my session.lua\"\n:record ~/plain.lua\nprint('after')\n";
+    let repl = pipe_through(&[], input, &home);
+    assert!(repl.contains("error: :record takes one file to write: quote a path with spaces"), "{repl}");
+    assert!(!Path::new("a b").exists() && !home.join("a b").exists());
+    let spaced = home.join("my session.lua").display().to_string();
+    let command = format!("blendlab run '{spaced}'");
+    assert!(repl.contains(&format!("wrote {spaced}; `{command}` replays")), "{repl}");
+    let plain = home.join("plain.lua").display().to_string();
+    assert!(repl.contains(&format!("wrote {plain}; `blendlab run {plain}` replays")), "{repl}");
+    // The command as printed, with this build's binary for `blendlab`, run by a shell.
+    let binary = env!("CARGO_BIN_EXE_blendlab");
+    let status = Command::new("sh").arg("-c").arg(command.replacen("blendlab", binary, 1)).status().unwrap();
+    assert!(status.success(), "{command}");
+}
+
+#[test]
+fn tab_completes_an_actor_name_with_spaces_quoted() {
+    let home = scratch("complete-quoted");
+    let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
+    term.type_line("bl.spawn('my hero', { blend_tree = 'locomotion' }) print('spawned')");
+    term.wait_for("spawned");
+    term.type_text(":graph 'my\t");
+    term.wait_for(":graph 'my hero'");
+    term.type_line("");
+    term.wait_for("layer base");
+    term.press(b"\x04");
+    term.wait_for_exit();
+}

@@ -18,7 +18,7 @@ pub enum Command {
         actor: String,
         frames: usize,
     },
-    /// Write the session so far as a Lua script (the path: the rest of the line).
+    /// Write the session so far as a Lua script (the path as given: one word, maybe quoted).
     Record(String),
     Reload,
     Help,
@@ -49,11 +49,55 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (":quit", "", "leave (also Ctrl-D, or Ctrl-C twice on an empty line)"),
 ];
 
-/// Parses a `:command` line.
+/// Splits a `:command` line into words as a shell does: blanks separate them; inside `"…"`
+/// blanks are part of the word and `\"` and `\\` stand for `"` and `\`; inside `'…'` every
+/// character stands for itself. Quoted and bare parts next to each other make one word
+/// (`"my "hero` is `my hero`); `""` is an empty word.
+pub fn split_words(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '"' | '\'' => {
+                let word = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        None => return Err(format!("a `{c}` is not closed: end the quoted word with `{c}`")),
+                        Some(end) if end == c => break,
+                        Some('\\') if c == '"' => match chars.next() {
+                            Some(escaped @ ('"' | '\\')) => word.push(escaped),
+                            Some(other) => word.extend(['\\', other]),
+                            None => word.push('\\'),
+                        },
+                        Some(inner) => word.push(inner),
+                    }
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// `word` as a shell (and [`split_words`]) reads it back: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+pub fn quote(word: &str) -> String {
+    let plain = |c: char| c.is_alphanumeric() || "_-./+,:@%=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r#"'"'"'"#))
+    }
+}
+
+/// Parses a `:command` line; its arguments are [`split_words`]'s words.
 pub fn parse_command(line: &str) -> Result<Command, String> {
-    let mut words = line.split_whitespace();
-    let name = words.next().unwrap_or(":");
-    let args: Vec<&str> = words.collect();
+    let words = split_words(line).map_err(|e| format!("{}: {e}", line.split_whitespace().next().unwrap_or(":")))?;
+    let name = words.first().map_or(":", String::as_str);
+    let args: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
     let number = |what: &str| -> Result<f64, String> {
         match args.as_slice() {
             [n] => n.parse::<f64>().map_err(|_| format!("{name}: `{n}` is not a number")),
@@ -63,7 +107,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
     let at_most_one = || match args.as_slice() {
         [] => Ok(None),
         [one] => Ok(Some(one.to_string())),
-        _ => Err(format!("{name} takes at most one actor name")),
+        _ => Err(format!("{name} takes at most one actor name{QUOTE_HINT}")),
     };
     match name {
         ":step" => number("a duration in seconds").map(Command::Step),
@@ -78,13 +122,19 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
             [actor] => Ok(Command::Plot { actor: actor.to_string(), frames: PLOT_FRAMES }),
             [actor, n] => match n.parse::<usize>() {
                 Ok(frames) if frames >= 1 => Ok(Command::Plot { actor: actor.to_string(), frames }),
-                _ => Err(format!(":plot: `{n}` is not a whole number of frames ≥ 1")),
+                _ => {
+                    // `:plot my hero`: a word that is no number at all is more likely a name's.
+                    let hint = if n.parse::<f64>().is_err() { QUOTE_HINT } else { "" };
+                    Err(format!(":plot: `{n}` is not a whole number of frames ≥ 1{hint}"))
+                }
             },
-            _ => Err(":plot takes an actor name and, optionally, a number of frames".into()),
+            [] => Err(":plot takes an actor name and, optionally, a number of frames".into()),
+            _ => Err(format!(":plot takes an actor name and, optionally, a number of frames{QUOTE_HINT}")),
         },
-        ":record" => match line.trim_start()[name.len()..].trim() {
-            "" => Err(":record takes a file to write: :record session.lua".into()),
-            path => Ok(Command::Record(path.into())),
+        ":record" => match args.as_slice() {
+            [path] if !path.is_empty() => Ok(Command::Record(path.to_string())),
+            [] => Err(":record takes a file to write: :record session.lua".into()),
+            _ => Err(":record takes one file to write: quote a path with spaces, :record \"my session.lua\"".into()),
         },
         ":watch" => match args.as_slice() {
             [] => Ok(Command::Watch(None)),
@@ -103,6 +153,9 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
+/// Said when a command got more words than it takes: a name with spaces is one word quoted.
+const QUOTE_HINT: &str = " (quote a name with spaces: \"my hero\")";
+
 /// The `:help` text.
 pub fn help() -> String {
     let width = COMMANDS.iter().map(|(n, a, _)| n.len() + a.len() + 1).max().unwrap_or(0);
@@ -110,7 +163,8 @@ pub fn help() -> String {
     for (name, args, what) in COMMANDS {
         text.push_str(&format!("  {:width$}  {what}\n", format!("{name} {args}").trim_end()));
     }
-    text.push_str("Tab completes names; Ctrl-C stops a running chunk or step.\n");
+    text.push_str("Quote a name or path with spaces: :weights \"my hero\". Tab completes names;\n");
+    text.push_str("Ctrl-C stops a running chunk or step.\n");
     text
 }
 
@@ -219,12 +273,41 @@ mod tests {
         assert_eq!(parse_command(":plot hero 30"), Ok(Command::Plot { actor: "hero".into(), frames: 30 }));
         assert_eq!(parse_command(":plot hero 0"), Err(":plot: `0` is not a whole number of frames ≥ 1".into()));
         assert!(parse_command(":plot").unwrap_err().starts_with(":plot takes an actor name"));
-        assert_eq!(parse_command(":record  my session.lua "), Ok(Command::Record("my session.lua".into())));
+        assert_eq!(parse_command(":record  \"my session.lua\" "), Ok(Command::Record("my session.lua".into())));
+        assert!(parse_command(":record a b").unwrap_err().contains("takes one file"));
+        assert_eq!(parse_command(":weights 'my hero'"), Ok(Command::Weights(Some("my hero".into()))));
+        assert!(parse_command(":weights my hero").unwrap_err().contains("quote a name with spaces"));
+        assert!(parse_command(":plot my hero").unwrap_err().contains("quote a name with spaces"));
+        assert_eq!(parse_command(":plot \"my hero\" 5"), Ok(Command::Plot { actor: "my hero".into(), frames: 5 }));
+        assert_eq!(
+            parse_command(":graph \"my hero"),
+            Err(":graph: a `\"` is not closed: end the quoted word with `\"`".into())
+        );
         assert!(parse_command(":record").unwrap_err().starts_with(":record takes a file"));
         assert_eq!(parse_command(":step"), Err(":step takes one argument: a duration in seconds".into()));
         assert_eq!(parse_command(":step x"), Err(":step: `x` is not a number".into()));
         assert_eq!(parse_command(":graph"), Err(":graph takes an actor name".into()));
         assert!(parse_command(":stp 1").unwrap_err().contains("did you mean `:step`"));
+    }
+
+    #[test]
+    fn words_split_as_a_shell_splits_them() {
+        let words = |line: &str| split_words(line).unwrap();
+        assert_eq!(words("  a  b "), ["a", "b"]);
+        assert_eq!(words(r#""my hero" 'it''s' x"y z"w"#), ["my hero", "its", "xy zw"]);
+        assert_eq!(words(r#""a \"b\" \\ \n" '\n'"#), [r#"a "b" \ \n"#, r"\n"]);
+        assert_eq!(words(r#""" x"#), ["", "x"]);
+        assert!(split_words("'open").unwrap_err().contains("`'` is not closed"));
+    }
+
+    #[test]
+    fn quoted_words_read_back_as_they_were() {
+        for word in ["session.lua", "~/a b.lua", "it's", "", "$HOME", "a\"b", "-- x"] {
+            assert_eq!(split_words(&quote(word)).unwrap(), [word], "{word}");
+        }
+        assert_eq!(quote("dir/session-1.lua"), "dir/session-1.lua");
+        assert_eq!(quote("my session.lua"), "'my session.lua'");
+        assert_eq!(quote("it's"), r#"'it'"'"'s'"#);
     }
 
     #[test]

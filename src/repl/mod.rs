@@ -36,7 +36,7 @@ use crate::session::Session;
 use crate::watch::Watcher;
 
 pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_command};
-use commands::{HISTORY_FRAMES, KEYWORDS};
+use commands::{HISTORY_FRAMES, KEYWORDS, quote};
 use editor::compiles;
 pub use editor::strip_continuation;
 use transcript::{Code, Entry, interrupted, relative_path, replay_script};
@@ -477,19 +477,26 @@ impl Repl {
         }
     }
 
-    /// `:record`: the transcript as a Lua script, written whole or not at all.
+    /// `:record`: the transcript as a Lua script, written whole or not at all, at `path` (a
+    /// leading `~/` is the home folder).
     fn record(&mut self, path: &str) {
+        let path = match home_expanded(path) {
+            Ok(path) => path,
+            Err(message) => return self.error(&format!(":record: {message}")),
+        };
         let folder = match std::env::current_dir() {
             Ok(folder) => folder,
             Err(e) => return self.error(&format!(":record: cannot tell the working folder: {e}")),
         };
-        let file = crate::script::normalize(&folder.join(path));
+        let file = crate::script::normalize(&folder.join(&path));
         let session = relative_path(file.parent().unwrap_or(Path::new("/")), &folder);
+        // As a shell (and a `:command`) reads it back.
+        let quoted = quote(&path);
         let script =
-            replay_script(&self.transcript, path, &folder.display().to_string(), &session.display().to_string());
-        match write_atomically(Path::new(path), &script) {
+            replay_script(&self.transcript, &quoted, &folder.display().to_string(), &session.display().to_string());
+        match write_atomically(Path::new(&path), &script) {
             Ok(()) => {
-                self.note(&format!("wrote {path}; `blendlab run {path}` replays the session from any folder"));
+                self.note(&format!("wrote {path}; `blendlab run {quoted}` replays the session from any folder"));
                 match interrupted(&self.transcript) {
                     0 => {}
                     n => self.note(&format!(
@@ -667,8 +674,9 @@ impl Repl {
 
     fn argument_names(&self, command: &str) -> Vec<String> {
         match command {
+            // Quoted as the command reads them back (`'my hero'`).
             ":weights" | ":graph" | ":plot" => {
-                self.host.with_session(|s| s.actors().iter().map(|a| a.name().to_string()).collect())
+                self.host.with_session(|s| s.actors().iter().map(|a| quote(a.name())).collect())
             }
             ":events" | ":watch" => {
                 let mut kinds: Vec<String> = KIND_NAMES.iter().map(|k| k.to_string()).collect();
@@ -678,6 +686,17 @@ impl Repl {
             }
             _ => Vec::new(),
         }
+    }
+}
+
+/// `path` with a leading `~/` (or a bare `~`) made the home folder, as a shell would.
+fn home_expanded(path: &str) -> Result<String, String> {
+    let Some(rest) = path.strip_prefix('~').filter(|rest| rest.is_empty() || rest.starts_with('/')) else {
+        return Ok(path.to_string());
+    };
+    match std::env::var("HOME") {
+        Ok(home) if !home.is_empty() => Ok(format!("{}{rest}", home.trim_end_matches('/'))),
+        _ => Err(format!("cannot expand `~` in {path}: $HOME is not set")),
     }
 }
 
