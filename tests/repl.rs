@@ -104,10 +104,10 @@ fn a_recorded_session_replays_to_the_same_weights_and_events() {
 
     let recorded = std::fs::read_to_string(&script).unwrap();
     for expected in [
-        "chunk [[ bl.load(\"samples/upper_body.toml\") ]]",
+        "[[ bl.load(\"samples/upper_body.toml\") ]])",
         "bl.step(1)\n",
         "bl.frames(20)\n",
-        "failed [[",
+        "failed(",
         "-- :weights hero\n",
     ] {
         assert!(recorded.contains(expected), "{expected} in\n{recorded}");
@@ -370,4 +370,26 @@ fn tab_completes_an_actor_name_with_spaces_quoted() {
     term.wait_for("layer base");
     term.press(b"\x04");
     term.wait_for_exit();
+}
+
+#[test]
+fn an_error_in_a_replay_names_the_recording_and_the_line_of_its_chunk() {
+    let dir = scratch("record-error-line");
+    let config = dir.join("loco.toml");
+    std::fs::copy("samples/locomotion.toml", &config).unwrap();
+    let recording = dir.join("rec.lua");
+    let input = format!(
+        "x = 1\nbl.load({:?})\nhero = bl.spawn('hero', {{ blend_tree = 'locomotion' }})\n:record {}\n",
+        config.display().to_string(),
+        recording.display()
+    );
+    pipe_through(&[], &input, &dir);
+    std::fs::remove_file(&config).unwrap();
+    let written = std::fs::read_to_string(&recording).unwrap();
+    let line = written.lines().position(|l| l.contains("bl.load(")).unwrap() + 1;
+    // Run from the recording's folder, which is not the session's (this one).
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_blendlab")).args(["run", "rec.lua"]).current_dir(&dir).output().unwrap();
+    let errors = String::from_utf8(output.stderr).unwrap();
+    assert!(errors.contains(&format!("error: rec.lua:{line}: bl.load: ")), "line {line}:\n{errors}");
 }

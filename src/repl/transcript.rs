@@ -2,10 +2,11 @@
 //! weights and event log — a REPL experiment becomes a regression script without retyping.
 //!
 //! Lua typed at the prompt is written verbatim but runs as the prompt ran it: a chunk of its
-//! own named `stdin`, so its locals end with it, an expression is evaluated, and relative
-//! paths resolve against the folder the session ran in — found from the script's own place
-//! (`arg[0]`) and the way from its folder to the session's, so the replay runs from any
-//! working folder, and in its own folder as a golden run does. `:step` and `:frames` become
+//! own, so its locals end with it, an expression is evaluated, and relative paths resolve
+//! against the folder the session ran in — found from the script's own place (`arg[0]`) and
+//! the way from its folder to the session's, so the replay runs from any working folder, and
+//! in its own folder as a golden run does. Its errors name the script and the line the chunk
+//! is written on, so a failing replay says which of many chunks failed. `:step` and `:frames` become
 //! the `bl` calls they are sugar for. A chunk that raised an error is replayed under `pcall`,
 //! since what it did before the error (a parameter set, frames run, a `reload_failed`
 //! logged) is part of the session. A Lua file the REPL started with runs from the session's
@@ -42,19 +43,19 @@ pub(super) enum Code {
 }
 
 impl Code {
-    /// The Lua that replays it.
-    fn replay(&self) -> String {
+    /// The Lua that replays it, written on line `line` of the script.
+    fn replay(&self, line: usize) -> String {
         match self {
-            Code::Chunk(code) => format!("chunk {}", long_string(code)),
+            Code::Chunk(code) => format!("chunk({line}, {})", long_string(code)),
             Code::Call(code) => code.clone(),
             Code::File(path) => format!("run_file({path:?})"),
         }
     }
 
-    /// The Lua that replays it for what it did before its error.
-    fn replay_failed(&self) -> String {
+    /// The Lua that replays it for what it did before its error, written on line `line`.
+    fn replay_failed(&self, line: usize) -> String {
         match self {
-            Code::Chunk(code) | Code::Call(code) => format!("failed {}", long_string(code)),
+            Code::Chunk(code) | Code::Call(code) => format!("failed({line}, {})", long_string(code)),
             Code::File(path) => format!("pcall(run_file, {path:?})"),
         }
     }
@@ -70,27 +71,37 @@ impl Code {
 
 /// The helpers of a replay whose session ran in `session` (the way there from the script's
 /// folder): `chunk` runs Lua as the prompt does (`Host::eval`: an expression is not a tail
-/// call, so `bl` sees the chunk as its caller; the chunk is named `stdin` in the session's
-/// folder, where `bl` resolves its relative paths); `failed` replays a chunk that failed in
-/// the session for what it did before its error; `run_file` runs a start-up Lua file as
-/// `Host::run_file` did (`arg[0]` its path), a relative path from the session's folder.
-/// `session` is the way to that folder with its `/` (nothing for the script's own folder, so
-/// chunks there are named `stdin`, not `./stdin`).
+/// call, so `bl` sees the chunk as its caller), written on a given line of the script: the
+/// chunk is named after the script in the session's folder, where `bl` resolves its relative
+/// paths, and padded to start on that line, so its errors (and those of the functions it
+/// defines) name the script and the line they came from — said from the script's own place
+/// when the session's folder is another; `failed` replays a chunk that failed in the session
+/// for what it did before its error; `run_file` runs a start-up Lua file as `Host::run_file`
+/// did (`arg[0]` its path), a relative path from the session's folder. `session` is the way
+/// to that folder with its `/` (nothing for the script's own folder).
 fn helpers(session: &str) -> String {
     let session = if session == "." { String::new() } else { format!("{session}/") };
     format!(
-        r#"local here = (arg and arg[0] or ""):match("^(.*/)") or ""
+        r#"local script = arg and arg[0] or "recording.lua"
+local here = script:match("^(.*/)") or ""
 local session = here .. {session:?}
-local stdin = "@" .. session .. "stdin"
+local source = session .. script:match("[^/]*$")
 
-local function chunk(code)
-  local expression = "return (function(...) return ... end)(" .. code .. "\n)"
-  local run = load(expression, stdin) or assert(load(code, stdin))
-  run()
+local function chunk(line, code)
+  local padding = string.rep("\n", line - 1)
+  local expression = padding .. "return (function(...) return ... end)(" .. code .. "\n)"
+  local run = load(expression, "@" .. source) or assert(load(padding .. code, "@" .. source))
+  local ok, message = pcall(run)
+  if not ok then
+    if type(message) == "string" and message:sub(1, #source + 1) == source .. ":" then
+      message = script .. message:sub(#source + 1)
+    end
+    error(message, 0)
+  end
 end
 
-local function failed(code)
-  pcall(chunk, code)
+local function failed(line, code)
+  pcall(chunk, line, code)
 end
 
 local function run_file(path)
@@ -123,9 +134,9 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session
          against the folder the session ran in, {folder}, which is `{session}` from this file's\n\
          folder (keep the two where they are).\n\
          \n\
-         `chunk` runs Lua as the prompt did (a chunk of its own named stdin: its locals end with\n\
-         it, an expression is evaluated); `failed` replays a chunk that raised an error for what\n\
-         it did before the error; `run_file` runs a file the REPL started with. Display\n\
+         `chunk` runs Lua as the prompt did (a chunk of its own: its locals end with it, an\n\
+         expression is evaluated; its errors name this file and line); `failed` replays a chunk\n\
+         that raised an error for what it did before the error; `run_file` runs a file the REPL started with. Display\n\
          commands, reloads (the replay reads every file as it is when it runs) and chunks that\n\
          did not parse are comments; of a chunk Ctrl-C interrupted, only the frames it ran are\n\
          replayed."
@@ -134,18 +145,21 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session
     script.push_str(&helpers(session));
     script.push('\n');
     for entry in entries {
-        script.push_str(&line(entry));
+        let at = script.matches('\n').count() + 1;
+        script.push_str(&line(entry, at));
     }
     script
 }
 
-/// One entry as Lua.
-fn line(entry: &Entry) -> String {
+/// One entry as Lua, written from line `at` of the script on.
+fn line(entry: &Entry, at: usize) -> String {
     match entry {
-        Entry::Lua { code, error: None } => format!("{}\n", code.replay()),
+        Entry::Lua { code, error: None } => format!("{}\n", code.replay(at)),
         Entry::Lua { code, error: Some(message) } => {
             let first = message.lines().next().unwrap_or("");
-            format!("{}{}\n", comment(&format!("failed in the session: {first}")), code.replay_failed())
+            let said = comment(&format!("failed in the session: {first}"));
+            let code_at = at + said.matches('\n').count();
+            format!("{said}{}\n", code.replay_failed(code_at))
         }
         Entry::Interrupted { code, frames } => {
             let stopped = comment(&format!("interrupted (Ctrl-C) in the session, not replayed:\n{}", code.text()));
@@ -224,18 +238,26 @@ mod tests {
             "\nrun_file(\"setup.lua\")\n\
              -- failed in the session: /abs/broken.lua:2: boom\n\
              pcall(run_file, \"/abs/broken.lua\")\n\
-             chunk [[ bl.load(\"samples/locomotion.toml\") ]]\n\
+             chunk(45, [[ bl.load(\"samples/locomotion.toml\") ]])\n\
              bl.step(0.5)\n\
-             chunk [[ function f()\n  return 1\nend ]]\n\
+             chunk(47, [[ function f()\n  return 1\nend ]])\n\
              -- failed in the session: stdin:1: boom\n\
-             failed [[ hero:set(\"speed\", 1) error(\"boom\") ]]\n\
+             failed(51, [[ hero:set(\"speed\", 1) error(\"boom\") ]])\n\
              -- failed in the session: bl.frames: takes a whole number of frames ≥ 0, got -1\n\
-             failed [[ bl.frames(-1) ]]\n\
+             failed(53, [[ bl.frames(-1) ]])\n\
              -- :weights hero\n\
              -- interrupted (Ctrl-C) in the session, not replayed:\n-- while true do\n--\n-- end\n\
              -- interrupted (Ctrl-C) in the session, not replayed:\n-- bl.step(50000)\n\
              -- the frames it ran before Ctrl-C:\nbl.frames(2374706)\n"
         );
+        // Each chunk is written on the line it says, where its errors point.
+        let lines: Vec<&str> = script.lines().collect();
+        for number in [45, 47, 51, 53] {
+            let written = lines[number - 1];
+            assert!(
+                written.starts_with(&format!("chunk({number}, ")) || written.starts_with(&format!("failed({number}, "))
+            );
+        }
         assert_eq!(interrupted(&entries), 2);
         assert!(script.starts_with("-- A blendlab REPL session, written by `:record s.lua`.\n"), "{script}");
         assert!(script.contains("the folder the session ran in, /work, which is `..` from"), "{script}");
