@@ -238,13 +238,15 @@ fn main() -> ExitCode {
         Some(Command::Bench { workload: Workload::Crowd { actors, frames, runs } }) => {
             crowd(actors as usize, frames as usize, runs.into())
         }
-        None => match mistyped_command(&cli.files) {
-            Some(message) => {
-                eprintln!("{}", error_line(err_style, &message));
+        None => {
+            let refused: Vec<String> = mistyped_command(&cli.files)
+                .map_or_else(|| cli.files.iter().filter_map(|f| neither_config_nor_script(f)).collect(), |m| vec![m]);
+            if !refused.is_empty() {
+                refused.iter().for_each(|message| eprintln!("{}", error_line(err_style, message)));
                 return ExitCode::from(2);
             }
-            None => repl::run(options(cli.files.clone())),
-        },
+            repl::run(options(cli.files.clone()))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -255,9 +257,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Why `blendlab WORD …` is refused when WORD is no file and has no extension: it is almost
-/// always a command mistyped (`blendlab tset tests/scripts`), which would otherwise open the
-/// prompt with a file that cannot be read.
 /// `run`'s script and the arguments after it, from the one list clap collects (never empty).
 fn script_and_args(words: &[String]) -> (PathBuf, &[String]) {
     (PathBuf::from(&words[0]), &words[1..])
@@ -281,6 +280,9 @@ fn unknown_run_option(word: &str) -> Option<String> {
     Some(format!("run: unknown option `{word}` (options go before the script); {hint}"))
 }
 
+/// Why `blendlab WORD …` is refused when WORD is no file and has no extension: it is almost
+/// always a command mistyped (`blendlab tset tests/scripts`), which would otherwise open the
+/// prompt with a file that cannot be read.
 fn mistyped_command(files: &[PathBuf]) -> Option<String> {
     let first = files.first().filter(|f| f.extension().is_none() && !f.exists())?;
     let word = first.to_string_lossy();
@@ -391,6 +393,16 @@ fn styled(style: Style, d: &Diagnostic, text: &str) -> String {
     rendered.replacen(&label, &painted, 1)
 }
 
+/// Why a file named to load is refused: blendlab tells TOML configs and Lua scripts apart by
+/// their extension, and anything else (a README, a JSON file) read as TOML would give an
+/// error per line.
+fn neither_config_nor_script(path: &Path) -> Option<String> {
+    let known = path.extension().is_some_and(|e| e == "toml" || e == "lua");
+    (!known && !path.is_dir()).then(|| {
+        format!("{}: neither a TOML config (.toml) nor a Lua script (.lua): blendlab reads only those", path.display())
+    })
+}
+
 /// `blendlab check`: every diagnostic of the files as one library; exit 1 on any error.
 fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     let mut sources = Vec::new();
@@ -399,6 +411,11 @@ fn check(style: Style, paths: &[PathBuf]) -> ExitCode {
     for path in paths {
         if path.extension().is_some_and(|e| e == "lua") {
             let message = format!("{}: a Lua script, not a TOML config: `blendlab run` runs it", path.display());
+            eprintln!("{}", error_line(style, &message));
+            unreadable += 1;
+            continue;
+        }
+        if let Some(message) = neither_config_nor_script(path) {
             eprintln!("{}", error_line(style, &message));
             unreadable += 1;
             continue;

@@ -68,6 +68,18 @@ fn check_reports_unreadable_files() {
 }
 
 #[test]
+fn a_file_neither_toml_nor_lua_is_refused_in_one_line() {
+    let refused =
+        "error: README.md: neither a TOML config (.toml) nor a Lua script (.lua): blendlab reads only those\n";
+    let out = blendlab(&["check", "README.md"]);
+    assert_eq!((out.status.code(), text(&out.stderr)), (Some(1), refused.to_string()));
+    // At the prompt it is a usage error, before any file loads.
+    let out = blendlab(&["samples/locomotion.toml", "README.md"]);
+    assert_eq!((out.status.code(), text(&out.stderr)), (Some(2), refused.to_string()));
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
 fn a_config_that_is_not_utf8_is_located_at_its_first_byte_that_is_not() {
     let dir = common::scratch("check-latin1");
     let latin1 = dir.join("latin1.toml");
