@@ -47,6 +47,8 @@ const QUIET_KINDS: &[&str] = &["clip_tick"];
 /// on itself: it only chooses what prints, and tracing changes the event log, which a
 /// `:record` replay (where `:watch` is a comment) must end with as the session did.
 const TICKS_UNTRACED: &str = "clip_tick events are logged only while tick tracing is on: bl.trace_ticks(true)";
+/// Said after a `:step` that ran no frame because the clock is paused.
+const PAUSED: &str = "the clock is paused, so :step ran no frame; bl.pause(false) resumes it (:frames N runs frames)";
 /// `:events` prints at most this many of the latest matching events.
 const EVENTS_SHOWN: usize = 200;
 
@@ -420,7 +422,12 @@ impl Repl {
             _ => Some(text.to_string()),
         };
         match command {
-            Command::Step(seconds) => self.call_bl("step", seconds),
+            Command::Step(seconds) => {
+                self.call_bl("step", seconds);
+                if seconds > 0.0 && self.host.with_session(|session| session.clock().paused()) {
+                    self.note(PAUSED);
+                }
+            }
             Command::Frames(n) => self.call_bl("frames", n),
             Command::Weights(actor) => self.view(actor.as_deref(), weight_table),
             Command::Graph(actor) => self.view(Some(&actor), graph_view),
