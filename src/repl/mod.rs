@@ -49,6 +49,9 @@ const QUIET_KINDS: &[&str] = &["clip_tick"];
 const TICKS_UNTRACED: &str = "clip_tick events are logged only while tick tracing is on: bl.trace_ticks(true)";
 /// Said after a `:step` that ran no frame because the clock is paused.
 const PAUSED: &str = "the clock is paused, so :step ran no frame; bl.pause(false) resumes it (:frames N runs frames)";
+/// How wide `:plot`'s lines may be off a terminal (piped, in goldens): a fixed width keeps its
+/// output the same everywhere.
+const PLOT_COLUMNS: usize = 80;
 /// `:events` prints at most this many of the latest matching events.
 const EVENTS_SHOWN: usize = 200;
 
@@ -476,7 +479,8 @@ impl Repl {
             Err(message) => return self.error(&message),
         };
         let style = self.host.style();
-        match self.host.with_recording(history, |h| sparklines(h, frames.min(HISTORY_FRAMES), style)) {
+        let columns = terminal_columns().unwrap_or(PLOT_COLUMNS);
+        match self.host.with_recording(history, |h| sparklines(h, frames.min(HISTORY_FRAMES), columns, style)) {
             Some(text) => self.say(&text),
             None => self.note(&format!(
                 "no frames of {actor} yet: its history starts after the chunk that spawned it; try :step 1"
@@ -705,6 +709,19 @@ fn home_expanded(path: &str) -> Result<String, String> {
         Ok(home) if !home.is_empty() => Ok(format!("{}{rest}", home.trim_end_matches('/'))),
         _ => Err(format!("cannot expand `~` in {path}: $HOME is not set")),
     }
+}
+
+/// The width of the terminal standard output is, if it is one (asked at each `:plot`, so a
+/// resized window counts).
+fn terminal_columns() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: TIOCGWINSZ writes one `winsize` into the one we own, and nothing else.
+    let asked = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    (asked == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }
 
 /// The newest modification time among `files`, for measuring save → live.

@@ -31,25 +31,38 @@ fn value(row: &Row, column: usize) -> Option<f64> {
     row.values.get(column).copied().flatten()
 }
 
-/// The sparklines of the latest `frames` samples of `history`: a header with the actor and
-/// the time span, then per leaf (that was in the graph during the span) its name, a glyph
-/// per frame and its weight at the last frame (`-` when it is gone). `None` without samples.
-pub fn sparklines(history: &Recording, frames: usize, style: Style) -> Option<String> {
-    let rows = &history.rows[history.rows.len().saturating_sub(frames)..];
+/// Columns of a sparkline line besides its glyphs: the indent, the gaps and the weight now.
+const FRAME_OF_LINE: usize = 2 + 2 + 2 + 8;
+
+/// The leaves of `history` that were in the graph during `rows`: (column, name).
+fn leaves_in(history: &Recording, rows: &[Row]) -> Vec<(usize, String)> {
+    let series = history.weight_series().into_iter().map(|(column, name, _)| (column, name));
+    series.filter(|(column, _)| rows.iter().any(|r| value(r, *column).is_some())).collect()
+}
+
+/// The sparklines of the latest `frames` samples of `history`, as many of the latest as fit
+/// lines `columns` wide (the header says how many earlier ones were left out): a header with
+/// the actor and the time span, then per leaf (that was in the graph during the span) its
+/// name, a glyph per frame and its weight at the last frame (`-` when it is gone). `None`
+/// without samples.
+pub fn sparklines(history: &Recording, frames: usize, columns: usize, style: Style) -> Option<String> {
+    let wanted = &history.rows[history.rows.len().saturating_sub(frames)..];
+    let names = leaves_in(history, wanted).into_iter().map(|(_, name)| super::display_width(&name)).max();
+    let room = columns.saturating_sub(FRAME_OF_LINE + names.unwrap_or(0)).max(1);
+    let rows = &wanted[wanted.len().saturating_sub(room)..];
     let (first, last) = (rows.first()?, rows.last()?);
-    let series: Vec<(usize, String, bool)> = history
-        .weight_series()
-        .into_iter()
-        .filter(|(column, _, _)| rows.iter().any(|r| value(r, *column).is_some()))
-        .collect();
-    let frames = if rows.len() == 1 { "1 frame".to_string() } else { format!("{} frames", rows.len()) };
+    let series = leaves_in(history, rows);
+    let mut frames = if rows.len() == 1 { "1 frame".to_string() } else { format!("{} frames", rows.len()) };
+    if rows.len() < wanted.len() {
+        frames.push_str(&format!(" ({} earlier left out to fit {columns} columns)", wanted.len() - rows.len()));
+    }
     let header = format!("{} · t = {:.3} s … {:.3} s, {frames}", history.actor_name, first.time, last.time);
     let mut out = format!("{}\n", style.paint(&header, |t| t.bold().to_string()));
     if series.is_empty() {
         out.push_str("  (no leaves: the actor rests in the default pose)\n");
     }
-    let width = series.iter().map(|(_, name, _)| super::display_width(name)).max().unwrap_or(0);
-    for (column, name, _) in &series {
+    let width = series.iter().map(|(_, name)| super::display_width(name)).max().unwrap_or(0);
+    for (column, name) in &series {
         let line: String = rows.iter().map(|r| glyph(value(r, *column))).collect();
         let now = value(last, *column).map_or_else(|| "-".to_string(), fixed);
         let line = style.paint(&line, |t| t.cyan().to_string());
@@ -101,10 +114,24 @@ mod tests {
 
     #[test]
     fn one_line_per_leaf_over_the_latest_frames() {
-        let text = sparklines(&history(), 60, Style::default()).unwrap();
+        let text = sparklines(&history(), 60, 80, Style::default()).unwrap();
         assert_eq!(text, "hero · t = 0.017 s … 0.083 s, 5 frames\n  idle  █▆▄▁   0.000000\n  run     ▄▇█  1.000000\n");
-        let text = sparklines(&history(), 2, Style::default()).unwrap();
+        let text = sparklines(&history(), 2, 80, Style::default()).unwrap();
         assert_eq!(text, "hero · t = 0.067 s … 0.083 s, 2 frames\n  idle  ▁   0.000000\n  run   ▇█  1.000000\n");
+    }
+
+    #[test]
+    fn the_latest_frames_that_fit_the_width_show_and_the_header_counts_the_rest() {
+        // Lines of 2 + 4 (`idle`) + 2 + glyphs + 2 + 8 columns: 21 columns leave room for 3.
+        let text = sparklines(&history(), 60, 21, Style::default()).unwrap();
+        assert_eq!(
+            text,
+            "hero · t = 0.050 s … 0.083 s, 3 frames (2 earlier left out to fit 21 columns)\n\
+             \x20 idle  ▄▁   0.000000\n  run   ▄▇█  1.000000\n"
+        );
+        assert!(text.lines().skip(1).all(|l| super::super::display_width(l) <= 21), "{text}");
+        // However narrow, the latest frame shows.
+        assert!(sparklines(&history(), 60, 5, Style::default()).unwrap().contains("1 frame (4 earlier left out"));
     }
 
     #[test]
@@ -113,22 +140,22 @@ mod tests {
         for row in &mut gone.rows[3..] {
             row.values.truncate(1);
         }
-        let text = sparklines(&gone, 60, Style::default()).unwrap();
+        let text = sparklines(&gone, 60, 80, Style::default()).unwrap();
         assert!(text.ends_with("  idle  █▆▄           -\n  run     ▄           -\n"), "{text}");
-        let text = sparklines(&history(), 1, Style::default()).unwrap();
+        let text = sparklines(&history(), 1, 80, Style::default()).unwrap();
         assert!(text.starts_with("hero · t = 0.083 s … 0.083 s, 1 frame\n"), "{text}");
         let mut empty = history();
         empty.rows.clear();
-        assert_eq!(sparklines(&empty, 60, Style::default()), None);
+        assert_eq!(sparklines(&empty, 60, 80, Style::default()), None);
         empty.columns.truncate(1);
         empty.rows = history().rows;
-        assert!(sparklines(&empty, 60, Style::default()).unwrap().contains("(no leaves"));
+        assert!(sparklines(&empty, 60, 80, Style::default()).unwrap().contains("(no leaves"));
     }
 
     #[test]
     fn colour_only_when_asked() {
-        let plain = sparklines(&history(), 60, Style::default()).unwrap();
-        let painted = sparklines(&history(), 60, Style { color: true }).unwrap();
+        let plain = sparklines(&history(), 60, 80, Style::default()).unwrap();
+        let painted = sparklines(&history(), 60, 80, Style { color: true }).unwrap();
         assert!(!plain.contains('\u{1b}'));
         assert!(painted.contains('\u{1b}'));
     }
