@@ -656,6 +656,10 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         // `dofile` reads from the working folder, which `path` is shown from.
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
     }
+    if let Some(path) = paths.iter().find(|p| !p.ends_with(".toml")) {
+        // Read as TOML, a README or a JSON file would be an error per line.
+        return Err(format!("{path}: not a TOML config (a config file's name ends in .toml)"));
+    }
     let loaded = read_configs(&paths)
         .inspect_err(|_| {
             let mut host = state.borrow_mut();
