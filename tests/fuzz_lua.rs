@@ -194,11 +194,19 @@ fn weights_are_sane(session: &Session) -> Result<(), String> {
 }
 
 /// Runs the calls in order, checking the invariants after each; `Err` names the broken one.
+/// The reloadable config is removed afterwards, whatever the outcome.
 fn run(calls: &[Call]) -> Result<(), String> {
     let (host, reloadable) = host();
+    let outcome = run_on(&host, &reloadable, calls);
+    std::fs::remove_file(&reloadable).map_err(|e| format!("cannot remove {}: {e}", reloadable.display()))?;
+    outcome
+}
+
+/// [`run`] on a host and its reloadable config.
+fn run_on(host: &Host, reloadable: &Path, calls: &[Call]) -> Result<(), String> {
     for (i, call) in calls.iter().enumerate() {
         if let Call::Reload(version) = call {
-            write_version(&reloadable, *version);
+            write_version(reloadable, *version);
         }
         let before = host.with_session(fingerprint);
         let code = lua(call);
@@ -238,8 +246,9 @@ fn kept_call_sequences_hold_the_invariants() {
 
 #[test]
 fn refusals_are_detected() {
-    let (host, _) = host();
+    let (host, reloadable) = host();
     assert_eq!(host.eval(&lua(&Call::Step(3))).unwrap(), ["true"], "bl.step(-1) is refused");
     assert_eq!(host.eval(&lua(&Call::Step(1))).unwrap(), ["false"], "bl.step(0.5) runs");
     assert_eq!(host.eval(&lua(&Call::Play(0, 1, 0))).unwrap(), ["true"], "play of a missing timeline");
+    std::fs::remove_file(reloadable).unwrap();
 }
