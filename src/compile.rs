@@ -782,7 +782,8 @@ impl Builder<'_> {
         }
     }
 
-    /// Reports every blend-tree cycle once, at its first tree (in load order), naming it.
+    /// Reports one blend-tree cycle per group of trees that contain each other (a strongly
+    /// connected component, see [`find_cycles`]), at its first tree in load order, naming it.
     fn check_cycles(&mut self, trees: &[(usize, &Named<RawBlendTree>)]) {
         let graph: Vec<Vec<usize>> = self
             .tree_children
@@ -905,66 +906,103 @@ fn excess_roots(nesting: &[Nesting], nested: &[Vec<usize>], over: impl Fn(&Nesti
     (0..nesting.len()).filter(|&n| over(&nesting[n]) && !nested[n].iter().any(|&c| over(&nesting[c]))).collect()
 }
 
-/// Every cycle of a directed graph given as adjacency lists, each once, rotated so that its
-/// smallest node comes first, in sorted order. The walk is confined to the nodes left once
-/// nodes without an incoming or without an outgoing edge are taken away, again and again
-/// (no cycle passes through one): a graph without cycles, however many paths it has, costs
-/// time in proportion to its nodes and edges.
-fn find_cycles(graph: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
-    fn walk(graph: &[Vec<usize>], path: &mut Vec<usize>, cycles: &mut BTreeSet<Vec<usize>>) {
-        let node = *path.last().expect("the path starts with a node");
-        for &next in &graph[node] {
-            if let Some(at) = path.iter().position(|&n| n == next) {
-                let mut cycle = path[at..].to_vec();
-                let smallest = cycle.iter().enumerate().min_by_key(|(_, n)| **n).map_or(0, |(i, _)| i);
-                cycle.rotate_left(smallest);
-                cycles.insert(cycle);
-            } else if path.len() <= graph.len() {
-                path.push(next);
-                walk(graph, path, cycles);
-                path.pop();
-            }
+/// One cycle of each strongly connected component of a directed graph given as adjacency
+/// lists that has one (two nodes or more, or one node with an edge to itself), in order of
+/// their smallest nodes: the shortest cycle through the component's smallest node, which
+/// comes first (of cycles as short, the one a breadth-first search meets first, taking each
+/// node's edges in order). A component holds every cycle through its nodes, so each is
+/// named once however many cycles it holds: the components (Tarjan's algorithm) and the
+/// searches cost time in proportion to the nodes and edges.
+fn find_cycles(graph: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let component = strongly_connected(graph);
+    let mut named = vec![false; graph.len()];
+    // The node each node was first reached from; `NONE` for nodes not reached yet. Each
+    // search stays in its component, so no node is reached by two.
+    let mut reached_from = vec![NONE; graph.len()];
+    let mut cycles = Vec::new();
+    for first in 0..graph.len() {
+        if std::mem::replace(&mut named[component[first]], true) {
+            continue;
         }
-    }
-    let graph = on_possible_cycles(graph);
-    let mut cycles = BTreeSet::new();
-    for start in (0..graph.len()).filter(|&n| !graph[n].is_empty()) {
-        walk(&graph, &mut vec![start], &mut cycles);
+        let mut queue = std::collections::VecDeque::from([first]);
+        let closing = 'search: loop {
+            let Some(node) = queue.pop_front() else { break None };
+            for &next in graph[node].iter().filter(|&&n| component[n] == component[first]) {
+                if next == first {
+                    break 'search Some(node);
+                }
+                if reached_from[next] == NONE {
+                    reached_from[next] = node;
+                    queue.push_back(next);
+                }
+            }
+        };
+        if let Some(mut node) = closing {
+            let mut cycle = vec![node];
+            while node != first {
+                node = reached_from[node];
+                cycle.push(node);
+            }
+            cycle.reverse();
+            cycles.push(cycle);
+        }
     }
     cycles
 }
 
-/// The graph with the edges no cycle can use taken away, and repeated edges once: a node
-/// without an incoming or an outgoing edge is on no cycle, and taking it away can leave
-/// another so.
-fn on_possible_cycles(graph: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let mut out: Vec<BTreeSet<usize>> = graph.iter().map(|next| next.iter().copied().collect()).collect();
-    let mut into: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); graph.len()];
-    for (node, next) in out.iter().enumerate() {
-        for &n in next {
-            into[n].insert(node);
-        }
-    }
-    let mut removed = vec![false; graph.len()];
-    let mut dead_ends: Vec<usize> = (0..graph.len()).filter(|&n| out[n].is_empty() || into[n].is_empty()).collect();
-    while let Some(node) = dead_ends.pop() {
-        if std::mem::replace(&mut removed[node], true) {
+/// No node: a mark in per-node tables.
+const NONE: usize = usize::MAX;
+
+/// The strongly connected component of each node, numbered from 0 (Tarjan's algorithm,
+/// iterative: a deep graph cannot overflow the stack).
+fn strongly_connected(graph: &[Vec<usize>]) -> Vec<usize> {
+    let mut index = vec![NONE; graph.len()];
+    let mut low = vec![0; graph.len()];
+    let mut component = vec![NONE; graph.len()];
+    // The nodes visited whose component is still open, and which of them are.
+    let (mut open, mut is_open) = (Vec::new(), vec![false; graph.len()]);
+    let (mut visited, mut components) = (0, 0);
+    for root in 0..graph.len() {
+        if index[root] != NONE {
             continue;
         }
-        for next in std::mem::take(&mut out[node]) {
-            into[next].remove(&node);
-            if into[next].is_empty() {
-                dead_ends.push(next);
+        // Each node being visited with the index of its next edge.
+        let mut calls = vec![(root, 0)];
+        while let Some((node, edge)) = calls.last_mut() {
+            let node = *node;
+            if *edge == 0 {
+                // The first time here.
+                (index[node], low[node]) = (visited, visited);
+                visited += 1;
+                open.push(node);
+                is_open[node] = true;
             }
-        }
-        for previous in std::mem::take(&mut into[node]) {
-            out[previous].remove(&node);
-            if out[previous].is_empty() {
-                dead_ends.push(previous);
+            if let Some(&next) = graph[node].get(*edge) {
+                *edge += 1;
+                if index[next] == NONE {
+                    calls.push((next, 0));
+                } else if is_open[next] {
+                    low[node] = low[node].min(index[next]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(caller, _)) = calls.last() {
+                low[caller] = low[caller].min(low[node]);
+            }
+            if low[node] == index[node] {
+                while let Some(member) = open.pop() {
+                    is_open[member] = false;
+                    component[member] = components;
+                    if member == node {
+                        break;
+                    }
+                }
+                components += 1;
             }
         }
     }
-    out.into_iter().map(|next| next.into_iter().collect()).collect()
+    component
 }
 
 #[cfg(test)]
@@ -1007,12 +1045,45 @@ mod tests {
     }
 
     #[test]
-    fn cycles_are_found_past_paths_that_lead_nowhere() {
-        // 0 → 1 ⇉ 2 → 3 → 2 (a cycle after a doubled edge), 3 → 4 (a dead end), 5 → 5.
-        let graph = vec![vec![1], vec![2, 2], vec![3], vec![2, 4], vec![], vec![5]];
-        assert_eq!(find_cycles(&graph), BTreeSet::from([vec![2, 3], vec![5]]));
-        // Two cycles through one node, joined by a path that is on neither.
-        let graph = vec![vec![1, 2], vec![0], vec![0]];
-        assert_eq!(find_cycles(&graph), BTreeSet::from([vec![0, 1], vec![0, 2]]));
+    fn one_cycle_is_named_per_strongly_connected_component() {
+        // Adjacency lists → the cycles named.
+        type Case = (&'static [&'static [usize]], &'static [&'static [usize]]);
+        let cases: &[Case] = &[
+            // No edge, and a chain: no cycle.
+            (&[&[]], &[]),
+            (&[&[1], &[2], &[]], &[]),
+            // A node that plays itself.
+            (&[&[0]], &[&[0]]),
+            // 0 → 1 ⇉ 2 → 3 → 2 (a cycle after a doubled edge), 3 → 4 (a dead end), 5 → 5.
+            (&[&[1], &[2, 2], &[3], &[2, 4], &[], &[5]], &[&[2, 3], &[5]]),
+            // Two cycles through 0 are one component: the first found of the shortest is named.
+            (&[&[1, 2], &[0], &[0]], &[&[0, 1]]),
+            (&[&[2, 1], &[0], &[0]], &[&[0, 2]]),
+            // The shortest cycle through the smallest node, not the first path found.
+            (&[&[1, 3], &[2], &[0], &[0]], &[&[0, 3]]),
+            // Named from the smallest node, whichever node the cycle is entered from.
+            (&[&[3], &[2], &[3], &[1]], &[&[1, 2, 3]]),
+            // Two components, ordered by their smallest nodes; a self-edge inside a longer
+            // cycle is the shortest.
+            (&[&[4], &[1, 3], &[], &[1], &[0]], &[&[0, 4], &[1]]),
+        ];
+        for (graph, want) in cases {
+            let graph: Vec<Vec<usize>> = graph.iter().map(|n| n.to_vec()).collect();
+            let want: Vec<Vec<usize>> = want.iter().map(|c| c.to_vec()).collect();
+            assert_eq!(find_cycles(&graph), want, "{graph:?}");
+        }
+    }
+
+    #[test]
+    fn dense_cycles_are_named_once_without_walking_every_path() {
+        // 30 nodes each playing every other (a walk over every path would never end), and a
+        // long ring (deep, for a recursive search): one cycle each.
+        let n = 30;
+        let dense: Vec<Vec<usize>> = (0..n).map(|i| (0..n).filter(|&j| j != i).collect()).collect();
+        assert_eq!(find_cycles(&dense), vec![vec![0, 1]]);
+        let ring: Vec<Vec<usize>> = (0..100_000).map(|i| vec![(i + 1) % 100_000]).collect();
+        let cycles = find_cycles(&ring);
+        assert_eq!(cycles.len(), 1);
+        assert_eq!(cycles[0], (0..100_000).collect::<Vec<_>>());
     }
 }

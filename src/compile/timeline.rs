@@ -706,7 +706,9 @@ impl Builder<'_> {
         self.snapshot.timelines.iter().map(nested).collect()
     }
 
-    /// Reports nested timelines that (indirectly) contain themselves, naming the cycle.
+    /// Reports nested timelines that (indirectly) contain themselves: one cycle per group of
+    /// timelines that play each other (see [`super::find_cycles`]), at its first timeline in
+    /// load order, naming it.
     pub(super) fn check_timeline_cycles(&mut self, spans: &[(usize, Range<usize>)]) {
         let graph = self.nested_timelines();
         for cycle in super::find_cycles(&graph) {
