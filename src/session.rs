@@ -153,6 +153,12 @@ pub enum SessionError {
     },
     #[error("this playback is no longer on its actor (it was replaced or the actor reloaded without it)")]
     PlaybackGone,
+    #[error(
+        "playback #{serial} of `{timeline}` on actor `{actor}` {}, and an ended playback stays where it ended; \
+         play `{timeline}` again to start a new one",
+        if *.state == PlaybackState::Interrupted { "was interrupted" } else { "has completed" }
+    )]
+    PlaybackEnded { serial: u64, timeline: String, actor: String, state: PlaybackState },
     #[error("layer `{layer}` of actor `{actor}` is not a transition layer")]
     NotATransitionLayer { actor: String, layer: String },
     #[error("a transition takes a duration in seconds from 0 to 1e6, got {0}")]
@@ -646,7 +652,10 @@ impl Session {
         self.actors[handle.actor].graph.playback(handle.serial).map(Playback::time).ok_or(SessionError::PlaybackGone)
     }
 
-    /// Interrupts a playing playback (nothing happens to one that already ended).
+    /// Interrupts a playing playback. Interrupting one that already ended (completed or
+    /// interrupted, on its layer or replaced) does nothing (REFERENCE §4: interrupting twice
+    /// does nothing the second time): it is stopped already, as Unity's `Stop` on a stopped
+    /// director.
     pub fn interrupt(&mut self, handle: PlaybackHandle) -> Result<(), SessionError> {
         let mut events = Vec::new();
         let a = &mut self.actors[handle.actor];
@@ -661,8 +670,10 @@ impl Session {
         Ok(())
     }
 
-    /// Moves a playback to timeline time `to` (≥ 0; REFERENCE §3.7), recorded as a `seek`
-    /// event.
+    /// Moves a playing playback to timeline time `to` (≥ 0; REFERENCE §3.7), recorded as a
+    /// `seek` event. A playback that has completed or was interrupted is refused, and nothing
+    /// is logged: it no longer runs, and a seek does not start it again (as setting the time
+    /// of a stopped `PlayableDirector` does not play it) — playing its timeline again does.
     pub fn seek(&mut self, handle: PlaybackHandle, to: f64, policy: SeekPolicy) -> Result<(), SessionError> {
         let to = Ticks::from_secs(to)?;
         if to < Ticks::ZERO {
@@ -672,6 +683,15 @@ impl Session {
         let mut events = Vec::new();
         let a = &mut self.actors[handle.actor];
         let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
+        if playback.state() != PlaybackState::Playing {
+            let (timeline, state) = (playback.timeline, playback.state());
+            return Err(SessionError::PlaybackEnded {
+                serial: handle.serial,
+                timeline: self.snapshot.timelines[timeline].name.to_string(),
+                actor: a.name().into(),
+                state,
+            });
+        }
         playback.seek(&self.snapshot, &a.params, now, to, policy, &mut events);
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
         self.log_and_route(handle.actor, &mut events);

@@ -1,5 +1,6 @@
 //! Session API used by Rust front ends (the crowd benchmark): a replayed timeline behaves
-//! exactly like a fresh playback, leaf local times can be placed, and `play_by_id` is `play`.
+//! exactly like a fresh playback, leaf local times can be placed, `play_by_id` is `play`, and
+//! only a playing playback seeks.
 
 use blendlab::compile::compile;
 use blendlab::config::SourceFile;
@@ -181,4 +182,38 @@ fn play_by_id_is_play_by_names() {
     assert_eq!(s.play_by_id(by_id, scene, action, Ticks(-1)), Err(SessionError::NegativeTimelineTime(-1e-12)));
     let base = s.actor(by_id).graph().layer_index("base").unwrap();
     assert!(matches!(s.play_by_id(by_id, scene, base, Ticks::ZERO), Err(SessionError::NotATimelineLayer { .. })));
+}
+
+/// A seek moves only a playing playback: one that completed or was interrupted is refused,
+/// saying how it ended, and logs nothing; one that was replaced is no longer on its actor.
+#[test]
+fn only_a_playing_playback_seeks() {
+    use blendlab::event::SeekPolicy;
+    use blendlab::session::PlaybackHandle;
+    use blendlab::timeline::playback::PlaybackState::{self, Complete, Interrupted};
+    // How the playback ends before the seek, and the seek's result: refused with the state it
+    // ended in, or as gone (`None`).
+    type End = fn(&mut Session, PlaybackHandle);
+    type Seeked = Result<(), Option<PlaybackState>>;
+    let cases: [(&str, End, Seeked); 4] = [
+        ("playing", |_, _| {}, Ok(())),
+        ("completed", |s, _| frames(s, 100), Err(Some(Complete))),
+        ("interrupted", |s, p| s.interrupt(p).unwrap(), Err(Some(Interrupted))),
+        ("replaced", |s, p| assert!(s.play(p.actor, "scene", Some("action"), Ticks::ZERO).is_ok()), Err(None)),
+    ];
+    for (case, end, want) in cases {
+        let mut s = session();
+        let actor = s.spawn("a", ActorSpec::Graph("body".into())).unwrap();
+        let playback = s.play(actor, "scene", Some("action"), Ticks::ZERO).unwrap();
+        frames(&mut s, 5);
+        end(&mut s, playback);
+        let logged = s.events().len();
+        let got = s.seek(playback, 0.2, SeekPolicy::Suppress).map_err(|e| match e {
+            SessionError::PlaybackEnded { state, .. } => Some(state),
+            SessionError::PlaybackGone => None,
+            other => panic!("{case}: {other}"),
+        });
+        assert_eq!(got, want, "{case}");
+        assert_eq!(s.events().len() > logged, want.is_ok(), "{case}: only a seek that moves logs");
+    }
 }

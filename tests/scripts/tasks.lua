@@ -47,3 +47,15 @@ print("  p2 " .. p2:playback():state() .. " at local frame " .. p2:playback():fr
 print("  interrupting a finished playback does nothing: " .. #bl.events({ actor = "p2", kind = "clip_interrupt" }))
 p2:playback():interrupt()
 print("  still " .. #bl.events({ actor = "p2", kind = "clip_interrupt" }) .. ", state " .. p2:playback():state())
+
+print("-- an ended playback is not moved by a seek: refused, naming its state, and no seek logged")
+for _, p in ipairs({ p1:playback(), p2:playback() }) do
+  local ok, message = pcall(p.seek, p, 0.1)
+  print("  " .. tostring(ok) .. " " .. message)
+  print("  still " .. p:state() .. " at " .. p:time() .. " s")
+end
+print("  seek events: " .. #bl.events({ kind = "seek" }))
+print("-- playing it again starts a new playback, which seeks")
+local p3 = p2:play("flow")
+p3:seek(0.1)
+print("  " .. tostring(p3) .. ", seek events: " .. #bl.events({ kind = "seek" }))
