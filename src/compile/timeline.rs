@@ -71,10 +71,10 @@ impl Builder<'_> {
         for track in &raw.tracks {
             self.track(file, track, false, frame_rate, &mut timeline, &mut pending, &mut markers);
         }
+        self.name_clips(file, &mut pending);
         for layer in 0..timeline.layers.len() {
             self.layer_mixes(file, &mut timeline, &mut pending, layer);
         }
-        self.name_clips(file, &mut pending);
         let latest_end = pending.iter().map(|p| p.clip.end).max().unwrap_or(Ticks::ZERO);
         // Its length as written: the fixed duration, or where its last clip ends.
         let (length, duration) = match (raw.duration_mode, &raw.duration) {
@@ -407,12 +407,19 @@ impl Builder<'_> {
     }
 
     /// Blends from overlaps, ease clamping and extrapolation times of one layer (REFERENCE
-    /// §3.2, §3.4). Clips are taken in start order (equal starts: shorter first).
+    /// §3.2, §3.4). Clips are taken in start order (equal starts: shorter first). A clip that
+    /// ends before an earlier clip ends lies inside it (see [`Builder::clip_inside`]); a clip
+    /// that starts before the end of both of the two clips before it, and lies inside
+    /// neither, is warned of as a third overlapping clip.
     fn layer_mixes(&mut self, file: usize, timeline: &mut Timeline, pending: &mut [Pending], layer: usize) {
         let mut order = timeline.layers[layer].clips.clone();
         order.sort_by_key(|&i| (pending[i].clip.start, pending[i].clip.end));
         let mut blend_in = vec![0.0; order.len()];
         let mut blend_out = vec![0.0; order.len()];
+        // Each clip inside an earlier one, with the earliest of the clips before it that end
+        // last (`outer`, in `order`).
+        let mut inside = Vec::new();
+        let mut outer = 0;
         for k in 1..order.len() {
             let (prev, cur) = (&pending[order[k - 1]].clip, &pending[order[k]].clip);
             if cur.start < prev.end && cur.end >= prev.end {
@@ -420,13 +427,22 @@ impl Builder<'_> {
                 blend_out[k - 1] = d;
                 blend_in[k] = d;
             }
+            let outer_end = pending[order[outer]].clip.end;
+            if cur.end < outer_end {
+                inside.push((order[k], order[outer]));
+                continue;
+            }
             if k >= 2 && cur.start < pending[order[k - 2]].clip.end && cur.start < prev.end {
                 let span = pending[order[k]].raw.span();
                 self.warn(
                     file,
                     span,
                     "three clips overlap here; Unity blends only neighbours, so the earliest is cut off".into(),
+                    None,
                 );
+            }
+            if outer_end < cur.end {
+                outer = k;
             }
         }
         for (k, &i) in order.iter().enumerate() {
@@ -440,6 +456,7 @@ impl Builder<'_> {
                     file,
                     span,
                     format!("ease in/out clamped to {ease_in} s / {ease_out} s to fit the clip and its blends"),
+                    None,
                 );
             }
             p.clip.mix_in = if blend_in[k] > 0.0 { blend_in[k] } else { ease_in };
@@ -467,6 +484,54 @@ impl Builder<'_> {
                 clip.ext_end = clip.end + post_time;
             }
         }
+        for (inner, outer) in inside {
+            self.clip_inside(file, &pending[inner], &pending[outer]);
+        }
+    }
+
+    /// Warns of clip `inner` lying inside clip `outer` (`outer` starts first and ends later)
+    /// on one track: only a clip and the one before it by start blend, and a clip inside the
+    /// one before it gets no blend (REFERENCE §3.2), so `inner` does not blend with `outer`:
+    /// the two weigh what their eases give, adding up while `inner` plays. And if `inner`
+    /// extrapolates after its end to where the next clip starts (to the end of the timeline
+    /// for the last clip, §3.4) at a weight above 0 (`mix_out(end)`: no ease-out), it weighs
+    /// that over the rest of `outer` as well.
+    fn clip_inside(&mut self, file: usize, inner: &Pending, outer: &Pending) {
+        let (a, b) = (&outer.clip, &inner.clip);
+        let secs = |t: Ticks| number(t.secs());
+        let mut message = format!(
+            "clip `{}` lies inside clip `{}` ({} s–{} s within {} s–{} s): Unity blends only neighbours and gives a \
+             clip inside another no blend, so their weights add up while `{}` plays",
+            b.name,
+            a.name,
+            secs(b.start),
+            secs(b.end),
+            secs(a.start),
+            secs(a.end),
+            b.name
+        );
+        let mut hint = format!(
+            "split `{}` around `{}` so that the clips follow each other (overlapping where they should blend), or \
+             move `{}` to another track or to an override track",
+            a.name, b.name, b.name
+        );
+        let after = b.weight_at(b.end + Ticks(1));
+        if b.ext_end > b.end && after > 0.0 {
+            let until = if b.ext_end - b.end == MAX_EXTRAPOLATION {
+                "to the end of the timeline".to_string()
+            } else {
+                format!("until {} s, where the next clip starts", secs(b.ext_end))
+            };
+            message += &format!(
+                "; then `{}`'s post-extrapolation keeps it at weight {} from {} s {until}, over the rest of `{}`",
+                b.name,
+                number(after),
+                secs(b.end),
+                a.name
+            );
+            hint += &format!("; `post_extrapolation = \"none\"` ends `{}` at its end", b.name);
+        }
+        self.warn(file, inner.raw.span(), message, Some(hint));
     }
 
     /// Leaf names: `name`, or the motion's name (task-only clips: the task type) with `#2`,
@@ -512,6 +577,7 @@ impl Builder<'_> {
                     file,
                     span,
                     format!("clip `{}` has neither a motion nor a task; it does nothing", p.clip.name),
+                    None,
                 );
             }
         }
@@ -755,11 +821,10 @@ impl Builder<'_> {
     }
 
     /// A warning about the timeline being compiled, if it is locally valid.
-    fn warn(&mut self, file: usize, span: Range<usize>, message: String) {
-        if !self.entry_valid {
-            return;
+    fn warn(&mut self, file: usize, span: Range<usize>, message: String, hint: Option<String>) {
+        if self.entry_valid {
+            self.warning(file, span, message, hint);
         }
-        self.diagnostics.push(crate::config::Diagnostic::warning(&self.sources[file].path, span, message));
     }
 }
 
