@@ -393,3 +393,40 @@ fn an_error_in_a_replay_names_the_recording_and_the_line_of_its_chunk() {
     let errors = String::from_utf8(output.stderr).unwrap();
     assert!(errors.contains(&format!("error: rec.lua:{line}: bl.load: ")), "line {line}:\n{errors}");
 }
+
+#[test]
+fn ctrl_c_inside_a_callback_prints_its_frame_first_and_the_recording_stops_there() {
+    let dir = scratch("record-callback");
+    let recording = dir.join("rec.lua");
+    let mut term = Terminal::start(&["samples/demo_attack.toml"], &dir);
+    term.type_line("hero = bl.spawn('hero', { graph = 'fighter' })");
+    // Built from pieces, so that the echo of the typed line never matches what it prints.
+    term.type_line(
+        "bl.at(0.5, function() hero:play('demo_attack', { layer = 'skill' }) print('spin' .. 'ning') while true do end end)",
+    );
+    term.type_line(":step 1");
+    term.wait_for("spinning");
+    term.interrupt();
+    // The events the interrupted frame logged print before the error that ended it.
+    term.wait_for("frame 30 t=0.500000 hero: movement_locked");
+    term.wait_for("error: stdin:1: interrupted");
+    term.type_line(":step 0.5");
+    term.type_line(&format!(":record {}", recording.display()));
+    term.wait_for("the replay stops with an error after frame 29");
+    term.press(b"\x04");
+    term.wait_for_exit();
+
+    let recorded = std::fs::read_to_string(&recording).unwrap();
+    assert!(recorded.contains("bl.frames(29)\n-- Ctrl-C stopped a `bl.at` callback"), "{recorded}");
+    let line = recorded.lines().position(|l| l.starts_with("error(")).unwrap() + 1;
+    let output = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .args(["run", "--timeout", "20", "rec.lua"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let errors = String::from_utf8(output.stderr).unwrap();
+    let stopped = format!(
+        "error: rec.lua:{line}: interrupted (Ctrl-C) in the session inside frame 30: the replay stops after frame 29\n"
+    );
+    assert_eq!((output.status.code(), errors.as_str()), (Some(1), stopped.as_str()));
+}

@@ -39,7 +39,7 @@ pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_com
 use commands::{HISTORY_FRAMES, KEYWORDS, quote};
 use editor::compiles;
 pub use editor::strip_continuation;
-use transcript::{Code, Entry, interrupted, relative_path, replay_script};
+use transcript::{Code, Entry, interrupted, relative_path, replay_script, replay_stops_inside};
 
 /// Event kinds not printed live by default: one line per actor per frame is noise.
 const QUIET_KINDS: &[&str] = &["clip_tick"];
@@ -161,11 +161,12 @@ impl Write for Console {
     }
 }
 
-/// Why a unit of work did not finish: its error (already reported), and whether Ctrl-C
-/// stopped it.
+/// Why a unit of work did not finish: its error (already reported), whether Ctrl-C stopped
+/// it, and the frame whose Lua (a callback, a listener) it stopped part way, if it did.
 struct Failure {
     message: String,
     interrupted: bool,
+    stopped_inside_frame: Option<i64>,
 }
 
 /// Whether the REPL goes on after an input.
@@ -297,10 +298,14 @@ impl Repl {
         // A Ctrl-C that came too late to stop the work (it ended well) stays pending: it is a
         // Ctrl-C at the idle prompt, which `interrupted` answers once its message arrives.
         let interrupted = result.is_err() && self.interrupt.swap(false, Ordering::Relaxed);
+        let stopped_inside_frame = self.host.take_stopped_inside_frame();
         self.end_lines();
         let result = result.map_err(|e| {
+            // The events logged before the error (those of a frame whose callback failed,
+            // which finished without it) print before the error does.
+            self.flush_events();
             self.error(&e.message);
-            Failure { message: e.message, interrupted }
+            Failure { message: e.message, interrupted, stopped_inside_frame }
         });
         self.after_job();
         result
@@ -314,7 +319,9 @@ impl Repl {
         let result = self.job(work);
         let entry = match (&result, code) {
             (Ok(_), code) => Entry::Lua { code, error: None },
-            (Err(f), code) if f.interrupted => Entry::Interrupted { code, frames: self.frame() - frame },
+            (Err(f), code) if f.interrupted => {
+                Entry::Interrupted { code, frames: self.frame() - frame, stopped_inside_frame: f.stopped_inside_frame }
+            }
             (Err(f), Code::Chunk(text)) if !compiles(&text) => {
                 Entry::Note(format!("did not parse ({}), not run:\n{text}", f.message))
             }
@@ -329,11 +336,17 @@ impl Repl {
         self.host.with_session(|session| session.clock().frame())
     }
 
-    fn after_job(&mut self) {
+    /// Prints the events not printed yet (and hands them to the listeners), then ends the
+    /// lines that left open.
+    fn flush_events(&mut self) {
         if let Err(e) = self.host.flush_events() {
             self.error(&e.message);
         }
         self.end_lines();
+    }
+
+    fn after_job(&mut self) {
+        self.flush_events();
         self.follow_actors();
         if let Some(watcher) = &mut self.watcher {
             let mut files = self.host.watched_files();
@@ -514,6 +527,13 @@ impl Repl {
                         "{n} chunk(s) were interrupted (Ctrl-C): the replay runs the frames they ran, not the \
                          rest of what they did, so its weights and events may differ from the session's"
                     )),
+                }
+                if let Some(frame) = replay_stops_inside(&self.transcript) {
+                    self.note(&format!(
+                        "the replay stops with an error after frame {}: Ctrl-C stopped a callback or a listener \
+                         inside frame {frame}, which might never end if run again",
+                        frame - 1
+                    ));
                 }
             }
             Err(e) => self.error(&format!(":record: cannot write {path}: {e}")),

@@ -14,7 +14,10 @@
 //! reloads (the replay reads every file as it is when it runs), a chunk that did not parse
 //! (it did nothing). A chunk that was interrupted did what its timing allowed, which no replay
 //! can redo; the frames it ran are replayed (an interrupted `:step` is the common case), and
-//! `:record` says the replay may differ. Pure text, so it is unit-tested.
+//! `:record` says the replay may differ. When Ctrl-C stopped a `bl.at` callback or a `bl.on`
+//! listener inside a frame, the replay cannot run that frame again (the Lua might spin for
+//! ever, with no Ctrl-C to stop it): it stops with an error after the frame before, and says
+//! why. Pure text, so it is unit-tested.
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -24,8 +27,9 @@ use std::path::{Component, Path, PathBuf};
 pub(super) enum Entry {
     /// Lua that ran; `error` is the message it stopped with, if it did.
     Lua { code: Code, error: Option<String> },
-    /// Lua that Ctrl-C stopped after it had run `frames` logic frames.
-    Interrupted { code: Code, frames: i64 },
+    /// Lua that Ctrl-C stopped after it had run `frames` logic frames; the last of them, if
+    /// Ctrl-C stopped the Lua it ran (a `bl.at` callback, a `bl.on` listener) part way.
+    Interrupted { code: Code, frames: i64, stopped_inside_frame: Option<i64> },
     /// Something the replay does not redo, kept as comment lines.
     Note(String),
 }
@@ -139,7 +143,8 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session
          that raised an error for what it did before the error; `run_file` runs a file the REPL started with. Display\n\
          commands, reloads (the replay reads every file as it is when it runs) and chunks that\n\
          did not parse are comments; of a chunk Ctrl-C interrupted, only the frames it ran are\n\
-         replayed."
+         replayed, and where Ctrl-C stopped a callback or a listener inside a frame, the replay\n\
+         stops with an error after the frame before."
     ));
     script.push('\n');
     script.push_str(&helpers(session));
@@ -161,20 +166,48 @@ fn line(entry: &Entry, at: usize) -> String {
             let code_at = at + said.matches('\n').count();
             format!("{said}{}\n", code.replay_failed(code_at))
         }
-        Entry::Interrupted { code, frames } => {
+        Entry::Interrupted { code, frames, stopped_inside_frame } => {
             let stopped = comment(&format!("interrupted (Ctrl-C) in the session, not replayed:\n{}", code.text()));
-            match frames {
-                0 => stopped,
-                _ => format!("{stopped}{}bl.frames({frames})\n", comment("the frames it ran before Ctrl-C:")),
-            }
+            let whole = frames - i64::from(stopped_inside_frame.is_some());
+            let ran = match whole {
+                0 => String::new(),
+                _ => format!("{}bl.frames({whole})\n", comment("the frames it ran before Ctrl-C:")),
+            };
+            let stop = stopped_inside_frame.map_or(String::new(), stop_inside);
+            format!("{stopped}{ran}{stop}")
         }
         Entry::Note(text) => comment(text),
     }
 }
 
+/// Where a replay stops: Ctrl-C stopped a `bl.at` callback or a `bl.on` listener part way
+/// through `frame`, which finished without the rest of it. Run again, that Lua could spin as
+/// it did in the session (a replay has no Ctrl-C), and whatever it would do, it would not
+/// stop where the session's did; what the session did next built on where it stopped. So the
+/// replay raises the session's error there, after the frame before, and says why.
+fn stop_inside(frame: i64) -> String {
+    let why = comment(&format!(
+        "Ctrl-C stopped a `bl.at` callback or a `bl.on` listener part way through frame {frame}, and that\n\
+         frame finished without the rest of it. Run again, it might never end, and it would not stop\n\
+         where it stopped in the session, on which all that follows built: the replay stops here,\n\
+         with the session's error. What follows is what the session did next, not replayed."
+    ));
+    let message =
+        format!("interrupted (Ctrl-C) in the session inside frame {frame}: the replay stops after frame {}", frame - 1);
+    format!("{why}error({message:?})\n")
+}
+
 /// How many entries are chunks Ctrl-C interrupted (their replay may differ).
 pub(super) fn interrupted(entries: &[Entry]) -> usize {
     entries.iter().filter(|e| matches!(e, Entry::Interrupted { .. })).count()
+}
+
+/// The first frame whose callback or listener Ctrl-C stopped part way, where the replay stops.
+pub(super) fn replay_stops_inside(entries: &[Entry]) -> Option<i64> {
+    entries.iter().find_map(|e| match e {
+        Entry::Interrupted { stopped_inside_frame, .. } => *stopped_inside_frame,
+        _ => None,
+    })
 }
 
 /// Every line of `text` as a Lua comment.
@@ -228,8 +261,8 @@ mod tests {
             lua(chunk("hero:set(\"speed\", 1) error(\"boom\")"), Some("stdin:1: boom\nmore")),
             lua(call("bl.frames(-1)"), Some("bl.frames: takes a whole number of frames ≥ 0, got -1")),
             Entry::Note(":weights hero".into()),
-            Entry::Interrupted { code: chunk("while true do\n\nend"), frames: 0 },
-            Entry::Interrupted { code: call("bl.step(50000)"), frames: 2374706 },
+            Entry::Interrupted { code: chunk("while true do\n\nend"), frames: 0, stopped_inside_frame: None },
+            Entry::Interrupted { code: call("bl.step(50000)"), frames: 2374706, stopped_inside_frame: None },
         ];
         let script = replay_script(&entries, "s.lua", "/work", "..");
         let body = script.split_once(&helpers("..")).unwrap().1;
@@ -238,13 +271,13 @@ mod tests {
             "\nrun_file(\"setup.lua\")\n\
              -- failed in the session: /abs/broken.lua:2: boom\n\
              pcall(run_file, \"/abs/broken.lua\")\n\
-             chunk(45, [[ bl.load(\"samples/locomotion.toml\") ]])\n\
+             chunk(46, [[ bl.load(\"samples/locomotion.toml\") ]])\n\
              bl.step(0.5)\n\
-             chunk(47, [[ function f()\n  return 1\nend ]])\n\
+             chunk(48, [[ function f()\n  return 1\nend ]])\n\
              -- failed in the session: stdin:1: boom\n\
-             failed(51, [[ hero:set(\"speed\", 1) error(\"boom\") ]])\n\
+             failed(52, [[ hero:set(\"speed\", 1) error(\"boom\") ]])\n\
              -- failed in the session: bl.frames: takes a whole number of frames ≥ 0, got -1\n\
-             failed(53, [[ bl.frames(-1) ]])\n\
+             failed(54, [[ bl.frames(-1) ]])\n\
              -- :weights hero\n\
              -- interrupted (Ctrl-C) in the session, not replayed:\n-- while true do\n--\n-- end\n\
              -- interrupted (Ctrl-C) in the session, not replayed:\n-- bl.step(50000)\n\
@@ -252,7 +285,7 @@ mod tests {
         );
         // Each chunk is written on the line it says, where its errors point.
         let lines: Vec<&str> = script.lines().collect();
-        for number in [45, 47, 51, 53] {
+        for number in [46, 48, 52, 54] {
             let written = lines[number - 1];
             assert!(
                 written.starts_with(&format!("chunk({number}, ")) || written.starts_with(&format!("failed({number}, "))
@@ -264,6 +297,37 @@ mod tests {
         assert!(script.contains("local session = here .. \"../\"\n"), "{script}");
         let beside = replay_script(&entries, "s.lua", "/work", ".");
         assert!(beside.contains("local session = here .. \"\"\n"), "{beside}");
+    }
+
+    #[test]
+    fn a_callback_stopped_inside_a_frame_stops_the_replay_after_the_frame_before() {
+        let spin = "bl.at(0.5, function() hero:set(\"speed\", 1) while true do end end)";
+        let entries = [
+            lua(chunk(spin), None),
+            Entry::Interrupted { code: call("bl.step(1)"), frames: 30, stopped_inside_frame: Some(30) },
+            lua(call("bl.frames(2)"), None),
+        ];
+        let script = replay_script(&entries, "s.lua", "/work", ".");
+        let body = script.split_once(&helpers(".")).unwrap().1;
+        let stop = body.split_once("-- interrupted (Ctrl-C) in the session, not replayed:\n-- bl.step(1)\n").unwrap().1;
+        assert!(
+            stop.starts_with(
+                "-- the frames it ran before Ctrl-C:\nbl.frames(29)\n-- Ctrl-C stopped a `bl.at` callback"
+            )
+        );
+        assert!(
+            stop.ends_with(
+                "error(\"interrupted (Ctrl-C) in the session inside frame 30: the replay stops after frame 29\")\n\
+                 bl.frames(2)\n"
+            ),
+            "{stop}"
+        );
+        assert_eq!(replay_stops_inside(&entries), Some(30));
+        // Stopped inside the first frame it ran: no frame to run before the stop.
+        let first = [Entry::Interrupted { code: call("bl.frames(5)"), frames: 1, stopped_inside_frame: Some(1) }];
+        let script = replay_script(&first, "s.lua", "/work", ".");
+        assert!(!script.contains("bl.frames(0)") && script.contains("the replay stops after frame 0\")"), "{script}");
+        assert_eq!(replay_stops_inside(&entries[..1]), None);
     }
 
     #[test]

@@ -671,11 +671,23 @@ pub(crate) fn refuse_inside_frames(lua: &Lua, state: &Shared, what: &str) -> mlu
     Ok(())
 }
 
-/// Runs planned frames. An interrupt (Ctrl-C) stops between frames, or inside a callback
-/// whose frame still finishes; either way the clock then stands at the last frame that ran.
+/// Runs planned frames. An interrupt (Ctrl-C) stops between frames, or inside the Lua a
+/// frame runs (a callback, a listener), whose frame still finishes — then the host keeps that
+/// frame ([`Host::take_stopped_inside_frame`]); either way the clock then stands at the last
+/// frame that ran.
 pub(crate) fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
     state.borrow_mut().in_frames = true;
-    let result = frames.into_iter().try_for_each(|frame| run_frame(lua, state, frame));
+    let result = frames.into_iter().try_for_each(|frame| {
+        let tripped = state.borrow().watchdog.tripped();
+        if let Some(reason) = tripped {
+            return Err(located(lua, format!("{reason}; the step stopped after frame {}", frame - 1)));
+        }
+        let ran = run_frame(lua, state, frame);
+        if ran.is_err() && state.borrow().watchdog.tripped().is_some() {
+            state.borrow_mut().stopped_inside_frame = Some(frame);
+        }
+        ran
+    });
     state.borrow_mut().in_frames = false;
     if result.is_err() && state.borrow().watchdog.tripped().is_some() {
         state.borrow_mut().session.clock_mut().stop_at_current_frame();
@@ -687,10 +699,6 @@ pub(crate) fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclu
 /// new events. A failing callback still lets its frame finish, so the session stays at a
 /// frame boundary.
 fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
-    let tripped = state.borrow().watchdog.tripped();
-    if let Some(reason) = tripped {
-        return Err(located(lua, format!("{reason}; the step stopped after frame {}", frame - 1)));
-    }
     let due = state.borrow_mut().session.begin_frame(frame);
     let mut failure = super::inputs::apply(lua, state).err();
     for id in due {

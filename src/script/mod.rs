@@ -91,6 +91,9 @@ pub(crate) struct HostState {
     /// Whether logic frames are running: a `bl.at` callback or a `bl.on` listener called from
     /// a frame cannot step the clock (the frames planned around it would run twice).
     in_frames: bool,
+    /// The frame whose Lua (a `bl.at` callback, a `bl.on` listener) the watchdog stopped part
+    /// way, since the last [`Host::take_stopped_inside_frame`].
+    stopped_inside_frame: Option<i64>,
 }
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
@@ -242,6 +245,7 @@ impl Host {
             scripts: Vec::new(),
             rerunning: None,
             in_frames: false,
+            stopped_inside_frame: None,
             last_build_failed: false,
             retry: Vec::new(),
             steps: Default::default(),
@@ -345,6 +349,13 @@ impl Host {
     pub fn enable_interrupts(&self) -> Result<Arc<AtomicBool>, ScriptError> {
         self.watch_instructions()?;
         Ok(self.state.borrow().watchdog.interrupt.clone())
+    }
+
+    /// The frame whose Lua (a `bl.at` callback, a `bl.on` listener) Ctrl-C or the timeout
+    /// stopped part way since the last call, if one did: that frame finished without the rest
+    /// of that Lua, which a replay cannot redo.
+    pub fn take_stopped_inside_frame(&self) -> Option<i64> {
+        self.state.borrow_mut().stopped_inside_frame.take()
     }
 
     /// Limits what the scripts this host runs from now on may spend: a timeout counted from
