@@ -232,17 +232,48 @@ fn run_watch_reloads_its_configs_and_says_how_to_run_its_script_again() {
     std::fs::write(&script, "bl.load('loco.toml') print('ran again')\n").unwrap();
     watch.out.wait_for("main.lua changed; run `blendlab run --watch` again to re-run it");
     watch.kill();
-    // A script that cannot run leaves nothing to watch: an error, not a wait forever.
-    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_blendlab"))
-        .args(["run", "--watch", dir.join("nosuch.lua").to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(missing.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&missing.stderr);
-    assert!(
-        stderr.ends_with("error: nothing to watch: the script did not run, and no config was loaded\n"),
-        "{stderr}"
-    );
+}
+
+/// `blendlab run --watch SCRIPT` that must end by itself: its exit code, standard output and
+/// error (a run still going after the deadline is killed, and fails the test).
+fn watch_to_the_end(script: &Path) -> (Option<i32>, String, String) {
+    let mut watch = pty::Piped::start(&["run".as_ref(), "--watch".as_ref(), script.as_os_str()]);
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = watch.child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            let printed = watch.out.all();
+            watch.kill();
+            panic!("run --watch {} still running after 30 s:\n{printed}", script.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::thread::sleep(std::time::Duration::from_millis(100)); // the readers catch up
+    (status.code(), watch.out.all(), watch.err.all())
+}
+
+#[test]
+fn run_watch_ends_with_the_script_when_it_fails_or_loads_no_config() {
+    let dir = common::scratch("run-watch-ends");
+    common::write_loco(&dir, "v1.toml");
+    let cannot = "error: the script failed, so nothing is watched: fix it, then run `blendlab run --watch` again\n";
+    // A script that cannot run, or fails after loading a config: its error, then exit 1.
+    let (code, _, stderr) = watch_to_the_end(&dir.join("nosuch.lua"));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: cannot read") && stderr.ends_with(cannot), "{stderr}");
+    let failing = dir.join("failing.lua");
+    std::fs::write(&failing, "bl.load('loco.toml')\nerror('boom')\n").unwrap();
+    let (code, stdout, stderr) = watch_to_the_end(&failing);
+    assert_eq!((code, stdout.as_str()), (Some(1), ""));
+    assert_eq!(stderr, format!("error: {}:2: boom\n{cannot}", failing.display()));
+    // A script that loads no config: nothing to watch, and its own exit status.
+    let plain = dir.join("plain.lua");
+    std::fs::write(&plain, "print('ran')\n").unwrap();
+    let (code, stdout, stderr) = watch_to_the_end(&plain);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    assert_eq!(stdout, "ran\nnothing to watch: the script loaded no config (a save of a Lua file never re-runs it)\n");
 }
 
 #[test]

@@ -767,9 +767,11 @@ pub fn run(options: Options) -> Result<(), String> {
     Ok(())
 }
 
-/// `blendlab run --watch`: runs the script exactly as `run` does (a failure is reported, not
-/// fatal), then keeps the session and applies hot reloads, with their reports, until
-/// interrupted.
+/// `blendlab run --watch`: runs the script exactly as `run` does, then keeps the session and
+/// applies hot reloads, with their reports, until interrupted. A script that fails is an
+/// error (exit 1), as under `run`: a session it left half made is not worth watching, and a
+/// CI job must see the failure. One that loads no config leaves nothing to watch (a save of a
+/// Lua file never re-runs it): it says so and ends as the script did.
 pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> Result<(), String> {
     let (messages, inbox) = mpsc::channel();
     let mut repl = Repl::new(Sink::Stdout, Sink::Stderr, &options, &messages)?;
@@ -777,9 +779,13 @@ pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> R
     for kind in KIND_NAMES {
         repl.host.set_live(kind, false)?;
     }
-    let ran = repl.job(|host| host.run_file(script, args));
-    if ran.is_err() && repl.host.watched_files().is_empty() && repl.host.unloaded_configs().is_empty() {
-        return Err("nothing to watch: the script did not run, and no config was loaded".into());
+    if repl.job(|host| host.run_file(script, args)).is_err() {
+        return Err("the script failed, so nothing is watched: fix it, then run `blendlab run --watch` again".into());
+    }
+    let configs = repl.host.watched_files().into_iter().filter(|f| !repl.host.is_script(f)).count();
+    if configs == 0 && repl.host.unloaded_configs().is_empty() {
+        repl.note("nothing to watch: the script loaded no config (a save of a Lua file never re-runs it)");
+        return Ok(());
     }
     for kind in ["reload_applied", "reload_failed"] {
         repl.host.set_live(kind, true)?;
