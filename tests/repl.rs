@@ -261,6 +261,24 @@ fn prompt_multiline_completion_and_ctrl_d() {
 }
 
 #[test]
+fn ctrl_d_on_an_empty_continuation_line_ends_the_chunk_with_its_error_as_lua_does() {
+    let home = scratch("ctrl-d-continued");
+    let mut term = Terminal::start(&[], &home);
+    term.type_continued("function f()");
+    term.type_continued("return 1");
+    term.wait_for(">> ");
+    term.press(b"\x04");
+    term.wait_for("error: stdin:2: 'end' expected (to close 'function' at line 1) near <eof>");
+    // The REPL goes on, without the abandoned chunk; Ctrl-D on an empty first line leaves.
+    term.type_line("f == nil");
+    term.wait_for("true");
+    term.press(b"\x04");
+    term.wait_for_exit();
+    let history = std::fs::read_to_string(home.join(".blendlab_history")).unwrap();
+    assert!(history.contains("function f()\\n>> return 1\n"), "{history}");
+}
+
+#[test]
 fn a_line_a_chunk_leaves_open_shows_when_the_chunk_ends() {
     // Built from pieces, so that the echo of the typed line never matches what it writes.
     let home = scratch("open-line");

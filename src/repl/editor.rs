@@ -1,7 +1,8 @@
 //! The line-editor thread on a terminal: rustyline with completion (asked of the session
 //! thread), hints from history, multi-line chunks through a `Validator` that uses Lua's
-//! incomplete-input signal (continuation lines marked `>> `), Ctrl-C on an empty line, and a
-//! history file per user that warns once if it cannot be written.
+//! incomplete-input signal (continuation lines marked `>> `), Ctrl-C on an empty line, Ctrl-D
+//! on an empty continuation line, and a history file per user that warns once if it cannot be
+//! written.
 
 use std::io::Write;
 use std::path::Path;
@@ -140,6 +141,20 @@ impl ConditionalEventHandler for ContinueChunk {
     }
 }
 
+/// Ctrl-D on an empty continuation line (the cursor after its `>> `) ends the chunk there,
+/// unfinished, as the standalone `lua` does: the chunk is submitted with the flag set, and
+/// the session reports its error (`'end' expected near <eof>`) and prompts again. Elsewhere
+/// Ctrl-D keeps its meaning: leave on an empty first line, delete a character otherwise.
+struct CtrlD(Arc<AtomicBool>);
+
+impl ConditionalEventHandler for CtrlD {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        let ends = ctx.pos() == ctx.line().len() && ctx.line().ends_with(CONTINUATION_MARK);
+        self.0.store(ends, Ordering::Relaxed);
+        ends.then_some(Cmd::AcceptLine)
+    }
+}
+
 /// Remembers whether Ctrl-C came on an empty line (twice in a row leaves).
 struct CtrlC(Arc<AtomicBool>);
 
@@ -153,8 +168,15 @@ impl ConditionalEventHandler for CtrlC {
 type Startup = Result<Box<dyn ExternalPrinter + Send>, String>;
 type LineEditor = Editor<ReplHelper, DefaultHistory>;
 
-/// A configured editor and the flag its Ctrl-C binding sets when the line is empty.
-fn new_editor(messages: &Sender<Message>, color: bool) -> rustyline::Result<(LineEditor, Arc<AtomicBool>)> {
+/// What the editor's key bindings tell its loop: Ctrl-C came on an empty line; Ctrl-D ended
+/// an unfinished chunk.
+struct Keys {
+    empty_line: Arc<AtomicBool>,
+    unfinished: Arc<AtomicBool>,
+}
+
+/// A configured editor and the flags its Ctrl-C and Ctrl-D bindings set.
+fn new_editor(messages: &Sender<Message>, color: bool) -> rustyline::Result<(LineEditor, Keys)> {
     let config = Config::builder()
         .auto_add_history(false)
         .completion_type(rustyline::CompletionType::List)
@@ -162,10 +184,11 @@ fn new_editor(messages: &Sender<Message>, color: bool) -> rustyline::Result<(Lin
         .build();
     let mut editor = Editor::with_config(config)?;
     editor.set_helper(Some(ReplHelper { requests: messages.clone(), hinter: HistoryHinter::new(), color }));
-    let empty_line = Arc::new(AtomicBool::new(false));
+    let keys = Keys { empty_line: Arc::default(), unfinished: Arc::default() };
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::NONE), EventHandler::Conditional(Box::new(ContinueChunk)));
-    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(CtrlC(empty_line.clone()))));
-    Ok((editor, empty_line))
+    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(CtrlC(keys.empty_line.clone()))));
+    editor.bind_sequence(KeyEvent::ctrl('D'), EventHandler::Conditional(Box::new(CtrlD(keys.unfinished.clone()))));
+    Ok((editor, keys))
 }
 
 /// The editor thread: hands the session a printer, then reads a chunk, sends it, and waits
@@ -177,11 +200,11 @@ fn edit_lines(
     history: Option<&Path>,
     color: bool,
 ) {
-    let started = new_editor(messages, color).and_then(|(mut editor, empty_line)| {
+    let started = new_editor(messages, color).and_then(|(mut editor, keys)| {
         let printers = (editor.create_external_printer()?, editor.create_external_printer()?);
-        Ok((editor, empty_line, printers))
+        Ok((editor, keys, printers))
     });
-    let (mut editor, empty_line, (printer, mut own_printer)) = match started {
+    let (mut editor, keys, (printer, mut own_printer)) = match started {
         Ok(started) => started,
         Err(e) => return drop(startup.send(Err(format!("cannot start the line editor: {e}")))),
     };
@@ -197,14 +220,17 @@ fn edit_lines(
         match editor.readline(PROMPT) {
             Ok(chunk) => {
                 interrupts_on_empty = 0;
+                let unfinished = keys.unfinished.swap(false, Ordering::Relaxed);
+                let chunk = if unfinished { chunk.trim_end_matches(CONTINUATION_MARK).to_string() } else { chunk };
                 if let Some(warning) = history.add(&mut editor, &chunk) {
                     note(warning);
                 }
-                if messages.send(Message::Line(chunk)).is_err() || ready.recv().is_err() {
+                let message = if unfinished { Message::Unfinished(chunk) } else { Message::Line(chunk) };
+                if messages.send(message).is_err() || ready.recv().is_err() {
                     return;
                 }
             }
-            Err(ReadlineError::Interrupted) if empty_line.load(Ordering::Relaxed) => {
+            Err(ReadlineError::Interrupted) if keys.empty_line.load(Ordering::Relaxed) => {
                 interrupts_on_empty += 1;
                 if interrupts_on_empty >= 2 {
                     break;

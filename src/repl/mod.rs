@@ -59,6 +59,9 @@ const EVENTS_SHOWN: usize = 200;
 pub enum Message {
     /// A line (or, from the terminal editor, a whole multi-line chunk) to evaluate.
     Line(String),
+    /// A chunk Ctrl-D ended on an empty continuation line: evaluated as it is, so its error
+    /// is reported, as the standalone `lua` does.
+    Unfinished(String),
     /// Tab completion for `line` at byte `pos`: the start of the word and the candidates.
     Complete { line: String, pos: usize, reply: Sender<(usize, Vec<String>)> },
     /// Watched files changed (debounced), by loaded name.
@@ -798,15 +801,22 @@ pub fn watch_after_script(options: Options, script: &Path, args: &[String]) -> R
 
 /// The session loop: handles messages until `Quit` or until every sender is gone.
 pub(crate) fn serve(repl: &mut Repl, inbox: &Receiver<Message>, ready: Option<&Sender<()>>) {
+    let answered = || {
+        if let Some(ready) = ready {
+            let _ = ready.send(());
+        }
+    };
     for message in inbox {
         match message {
             Message::Line(line) => {
                 if repl.line(&line) == Flow::Quit {
                     return;
                 }
-                if let Some(ready) = ready {
-                    let _ = ready.send(());
-                }
+                answered();
+            }
+            Message::Unfinished(chunk) => {
+                repl.eval(&strip_continuation(&chunk));
+                answered();
             }
             Message::Complete { line, pos, reply } => {
                 let _ = reply.send(repl.complete(&line, pos));
