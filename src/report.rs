@@ -18,7 +18,7 @@ use owo_colors::OwoColorize;
 use crate::event::{Event, FieldValue};
 use crate::graph::{Source, TimelineSlot, TransitionSet};
 use crate::reload::ActorChange;
-use crate::session::{ActorId, Session};
+use crate::session::{ActorId, Resting, Session};
 use crate::timeline::playback::Playback;
 
 pub use chart::weight_chart;
@@ -111,6 +111,16 @@ pub fn bar(weight: f64) -> String {
 }
 
 /// `hero · graph fighter · frame 30 · 0.500000 s`: the first line of every actor view.
+/// Why actor `name` rests in the default pose, for the views that would otherwise show an
+/// empty graph with no word of why.
+pub(crate) fn resting_note(name: &str, resting: &Resting) -> String {
+    format!(
+        "{name} rests in the default pose since reload generation {}, which left its asset missing ({}); it \
+         moves again once a reload brings the asset back",
+        resting.since_generation, resting.missing
+    )
+}
+
 fn title(session: &Session, id: ActorId, what: &str, style: Style) -> String {
     let clock = session.clock();
     let text = format!("{} · {what} · frame {} · {} s", session.actor(id).name(), clock.frame(), clock.time());
@@ -126,7 +136,15 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     let snapshot = session.snapshot();
     let mut out = title(session, id, &actor.spec().describe(), style);
 
-    let params = graph.parameters();
+    // A resting actor's graph reads nothing, but the values of what it read are kept.
+    let params = match actor.resting() {
+        Some(resting) => {
+            let _ =
+                writeln!(out, "  {}", style.paint(&resting_note(actor.name(), resting), |t| t.yellow().to_string()));
+            resting.parameters.iter().filter_map(|name| snapshot.parameter_id(name)).collect()
+        }
+        None => graph.parameters(),
+    };
     let leaf_names = graph.leaves().iter().map(|l| l.name.as_str());
     let param_names = params.iter().map(|&p| snapshot.parameters[p].name.as_str());
     let width =
@@ -230,6 +248,9 @@ pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
             .collect::<Vec<_>>()
             .join(" · ")
     );
+    if let Some(resting) = actor.resting() {
+        let _ = writeln!(out, "{}", style.paint(&resting_note(actor.name(), resting), |t| t.yellow().to_string()));
+    }
     for (l, layer) in graph.layers().iter().enumerate() {
         let mask = layer.mask().map_or(String::new(), |m| {
             format!("  mask [{}]", m.iter().map(|&c| channels[c].as_str()).collect::<Vec<_>>().join(", "))

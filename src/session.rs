@@ -81,6 +81,20 @@ struct ActorAbout {
     /// The commands routed to this actor in its last frame with commands, and what the
     /// entity made of each (for traces).
     last_commands: Vec<RoutedCommand>,
+    /// Why the actor rests in the default pose, while it does.
+    resting: Option<Resting>,
+}
+
+/// An actor whose asset a reload removed: it rests on an empty graph, in the default pose,
+/// until a reload brings the asset back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resting {
+    /// The generation of the reload that removed the asset.
+    pub since_generation: u64,
+    /// What is missing (`no blend tree named `locomotion``).
+    pub missing: String,
+    /// The parameters its graph read, by name: their values are kept while it rests.
+    pub parameters: Vec<String>,
 }
 
 /// A command and its arbitration result.
@@ -110,6 +124,10 @@ impl Actor {
     }
     pub fn params(&self) -> &[ParamState] {
         &self.params
+    }
+    /// Why the actor rests in the default pose, if it does.
+    pub fn resting(&self) -> Option<&Resting> {
+        self.about.resting.as_ref()
     }
 }
 
@@ -460,6 +478,7 @@ impl Session {
                     graph.carry_state_from(&self.snapshot, &old, &actor.graph);
                     actor.params = params;
                     actor.graph = graph;
+                    actor.about.resting = None;
                     let mut events = Vec::new();
                     actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
                     self.log_actor(id, events);
@@ -469,6 +488,15 @@ impl Session {
                     // over against the new one it would read the wrong assets (or past the end).
                     // The actor rests in the default pose until its asset is back.
                     let actor = &mut self.actors[id];
+                    // Resting already, it keeps the reload it rests since and what it read.
+                    let (since_generation, parameters) = match actor.about.resting.take() {
+                        Some(resting) => (resting.since_generation, resting.parameters),
+                        None => (
+                            self.generation,
+                            actor.graph.parameters().iter().map(|&p| old.parameters[p].name.clone()).collect(),
+                        ),
+                    };
+                    actor.about.resting = Some(Resting { since_generation, missing: error.to_string(), parameters });
                     actor.params = params;
                     actor.graph = Graph::new(actor.graph.channels().to_vec(), Vec::new());
                     let message = format!("{error}; the actor rests in the default pose until it is back");
@@ -498,7 +526,7 @@ impl Session {
         let name: crate::event::Name = name.into();
         let logged_as = self.log.add_actor(name.clone());
         debug_assert_eq!(logged_as, self.actors.len(), "the log names actors by their ids");
-        let about = ActorAbout { name, spec, entity: Entity::default(), last_commands: Vec::new() };
+        let about = ActorAbout { name, spec, entity: Entity::default(), last_commands: Vec::new(), resting: None };
         let mut actor = Actor { params, graph, about: Box::new(about) };
         let mut events = Vec::new();
         actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Align, fixed, grid, source_summary};
+use super::{Align, fixed, grid, resting_note, source_summary};
 use crate::blend::band::{Band, Limit};
 use crate::blend::simple_directional::Solution;
 use crate::blend::triangulated::Location;
@@ -18,8 +18,9 @@ use crate::graph::Source;
 use crate::session::{ActorId, Session};
 
 /// The explanation of every blend tree of actor `id`, layer by layer. An actor without a
-/// blend-tree layer gets a line saying so and what its layers hold instead, so the header
-/// alone never reads as an explanation that went missing.
+/// blend-tree layer gets a line saying so and what its layers hold instead, or why it has
+/// none (its asset is missing since a reload), so the header alone never reads as an
+/// explanation that went missing.
 pub fn explain(session: &Session, id: ActorId) -> String {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
@@ -32,7 +33,9 @@ pub fn explain(session: &Session, id: ActorId) -> String {
             out.push_str(&node_text(snapshot, &node));
         }
     }
-    if !layers.iter().any(|l| matches!(l.source, Source::BlendTree(_))) {
+    if let Some(resting) = actor.resting() {
+        let _ = writeln!(out, "no blend tree to explain: {}", resting_note(actor.name(), resting));
+    } else if !layers.iter().any(|l| matches!(l.source, Source::BlendTree(_))) {
         out.push_str("no blend tree to explain; its layers hold:\n");
         for layer in layers {
             let _ = writeln!(out, "  layer {}  {}", layer.name(), source_summary(snapshot, &layer.source));
