@@ -39,7 +39,6 @@ fn check_takes_folders_of_configs() {
     let out = blendlab(&["check", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("no *.toml files in this folder"), "{}", text(&out.stderr));
-    std::fs::remove_dir_all(&empty).unwrap();
 }
 
 #[test]
@@ -53,7 +52,6 @@ fn check_counts_a_file_once_however_it_is_named() {
     let out = blendlab(&[&["check"][..], &names].concat());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert_eq!(text(&out.stdout), "1 file checked: 0 errors, 0 warnings\n");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -98,7 +96,6 @@ fn a_config_that_is_not_utf8_is_located_at_its_first_byte_that_is_not() {
         dir.join("latin1.toml").display()
     );
     assert!(text(&out.stderr).contains(&expected), "{}", text(&out.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -121,8 +118,7 @@ fn run_exit_codes() {
 
 #[test]
 fn run_passes_arguments_like_lua() {
-    let dir = std::env::temp_dir().join(format!("blendlab-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("cli");
     let script = dir.join("args.lua");
     std::fs::write(&script, "local a, b = ...\nprint(a, b, arg[1], arg[2], #arg, arg[0] ~= nil)\n").unwrap();
     let out = blendlab(&["run", script.to_str().unwrap(), "one", "--two"]);
@@ -139,7 +135,6 @@ fn run_passes_arguments_like_lua() {
         text(&misspelt.stderr),
         "error: run: unknown option `--tiemout` (options go before the script); did you mean `--timeout`?\n"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -210,7 +205,6 @@ fn run_golden_compares_blesses_and_diffs() {
     assert_eq!(nothing.status.code(), Some(1));
     assert!(text(&nothing.stderr).contains("absent.lua: No such file"), "{}", text(&nothing.stderr));
     assert_eq!(std::fs::read_to_string(&golden).unwrap(), "one\ntwo\n");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -250,7 +244,6 @@ fn test_runs_every_script_against_its_golden() {
     let none = blendlab(&["test", dir.to_str().unwrap(), empty.to_str().unwrap()]);
     assert_eq!(none.status.code(), Some(2));
     assert!(text(&none.stderr).contains("no *.lua files"), "{}", text(&none.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -289,7 +282,6 @@ fn goldens_hold_from_any_folder_and_any_spelling_of_the_path() {
         .output()
         .unwrap();
     assert_eq!(single.status.code(), Some(0), "{}", text(&single.stderr));
-    std::fs::remove_dir_all(&elsewhere).unwrap();
     // The same folder under two spellings is tested once.
     let summary = |args: &[&str]| text(&blendlab(args).stdout).lines().last().map(str::to_string);
     assert_eq!(summary(&["test", "tests/scripts", "./tests/scripts"]), summary(&["test", "tests/scripts"]));
@@ -338,7 +330,6 @@ fn a_reader_that_stops_reading_ends_the_run_quietly() {
     assert_eq!(&first, b"1\n");
     let out = child.wait_with_output().unwrap();
     assert_eq!(text(&out.stderr), "", "`| head` must not end in a Broken pipe error");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -353,5 +344,4 @@ fn a_lua_file_given_to_bl_load_is_named_for_dofile_from_the_working_folder() {
         Command::new(env!("CARGO_BIN_EXE_blendlab")).args(["run", "sub/main.lua"]).current_dir(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains(r#"run it with dofile("sub/helper.lua")"#), "{}", text(&out.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

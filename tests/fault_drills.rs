@@ -21,19 +21,23 @@ struct Drill {
     file: PathBuf,
     good: Snapshot,
     weights: Vec<String>,
+    /// The drill's scratch folder, removed with the drill.
+    folder: common::Scratch,
 }
 
 impl Drill {
-    fn start(dir: &Path) -> Drill {
+    /// A host with the locomotion config loaded from scratch folder `name`.
+    fn start(name: &str) -> Drill {
+        let folder = common::scratch(name);
         let output =
             Output { out: Box::new(std::io::sink()), err: Box::new(std::io::sink()), style: Default::default() };
         let host = Host::new(output).unwrap();
-        let file = common::write_loco(dir, "v1.toml");
+        let file = common::write_loco(&folder, "v1.toml");
         host.load_config(&file).unwrap();
         host.eval("hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.75) bl.step(1)").unwrap();
         let good = host.with_session(|s| s.snapshot().clone());
         let weights = host.eval("hero:weights()").unwrap();
-        Drill { host, file, good, weights }
+        Drill { host, file, good, weights, folder }
     }
 
     fn reload(&self) -> Reload {
@@ -72,7 +76,7 @@ fn clear(path: &Path) {
 
 #[test]
 fn every_bad_write_keeps_the_last_good_snapshot_until_a_good_one() {
-    let mut drill = Drill::start(&common::scratch("drill-writes"));
+    let mut drill = Drill::start("drill-writes");
     let v1 = common::reload_version("v1.toml");
     let v2 = common::reload_version("v2.toml");
 
@@ -106,8 +110,8 @@ fn every_bad_write_keeps_the_last_good_snapshot_until_a_good_one() {
 
 #[test]
 fn a_symbolic_link_swapped_between_targets() {
-    let dir = common::scratch("drill-symlink");
-    let mut drill = Drill::start(&dir);
+    let mut drill = Drill::start("drill-symlink");
+    let dir = drill.folder.to_path_buf();
     let target = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -137,7 +141,7 @@ fn a_symbolic_link_swapped_between_targets() {
 
 #[test]
 fn a_catch_up_step_over_budget_is_refused_before_any_work() {
-    let drill = Drill::start(&common::scratch("drill-budget"));
+    let drill = Drill::start("drill-budget");
     let before = drill.host.with_session(|s| (s.clock().frame(), s.events().len(), format!("{:?}", s.actors())));
     let refused = drill.host.eval("bl.catch_up_budget(10) return pcall(bl.step, 1)").unwrap();
     assert_eq!(refused[0], "false");
@@ -153,7 +157,7 @@ fn a_catch_up_step_over_budget_is_refused_before_any_work() {
 
 #[test]
 fn an_asset_that_disappears_and_comes_back() {
-    let mut drill = Drill::start(&common::scratch("drill-vanish"));
+    let mut drill = Drill::start("drill-vanish");
     let gone = "[parameters]\na = {}\nb = {}\nspeed = {}\n\n[clips]\nidle = { length = 2.0, loop = true }\n\n\
                 [blend_trees.other]\ntype = \"1d\"\nparameter = \"a\"\nchildren = [{ motion = \"idle\", threshold = 0.0 }]\n";
     std::fs::write(&drill.file, gone).unwrap();

@@ -86,9 +86,7 @@ fn a_sandboxed_script_stays_in_its_folder() {
 
 #[test]
 fn a_symbolic_link_out_of_the_folder_is_outside() {
-    let dir = std::env::temp_dir().join(format!("blendlab-sandbox-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("sandbox");
     let outside = Path::new("samples/locomotion.toml").canonicalize().unwrap();
     std::os::unix::fs::symlink(&outside, dir.join("link.toml")).unwrap();
     // A module reached through a link to a folder outside is outside too.
@@ -120,7 +118,6 @@ fn a_golden_run_that_times_out_is_neither_compared_nor_blessed() {
     let quick = ["--golden", "tests/limits/quick.out", "--timeout", "60", "--max-memory", "256M", "--sandbox"];
     let out = blendlab(&[&["run"][..], &quick, &["tests/limits/quick.lua"]].concat());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -153,7 +150,6 @@ fn test_holds_every_script_to_the_limits() {
     assert!(stdout.contains("reached its memory limit (--max-memory 16M)"), "{stdout}");
     assert!(lines.iter().any(|l| l.starts_with("ok") && l.ends_with("c_sandboxed.lua")), "{stdout}");
     assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -207,7 +203,6 @@ fn under_test_a_script_the_timeout_cannot_stop_fails_and_the_others_are_still_re
     }
     assert!(lines[1].starts_with("ok") && lines[1].ends_with("b_quick.lua"), "{stdout}");
     assert_eq!(lines[3], "1 passed, 2 failed");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! handles, and every recording and sweep method it declares exists; every event the scripts
 //! log has only the fields `bl.expect_event` accepts for its kind.
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use blendlab::script::headless::run_captured;
@@ -22,8 +24,7 @@ fn declared(text: &str, prefix: &str) -> BTreeSet<String> {
 fn the_definitions_match_the_api() {
     let text = std::fs::read_to_string(DEFINITIONS).unwrap();
     assert!(text.starts_with("---@meta\n"));
-    let dir = std::env::temp_dir().join(format!("blendlab-lua-api-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("lua-api");
     let script = dir.join("handles.lua");
     let library = std::fs::canonicalize("tests/scripts/graph_layers.toml").unwrap();
     std::fs::write(
@@ -35,7 +36,6 @@ fn the_definitions_match_the_api() {
     )
     .unwrap();
     let (output, host) = run_captured(&script, &[], Default::default(), |_| {});
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(output, "", "the setup runs");
     let actual =
         |path: &[&str], methods: bool| -> BTreeSet<String> { host.completions(path, methods).into_iter().collect() };

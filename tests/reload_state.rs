@@ -29,8 +29,9 @@ layers = [
 ]
 "#;
 
-/// A host with `text` loaded from `NAME` in a fresh folder; returns it, the file and the folder.
-fn host_with(name: &str, text: &str) -> (Host, std::path::PathBuf, std::path::PathBuf) {
+/// A host with `text` loaded from `NAME` in a fresh folder; returns it, the file and the folder
+/// (removed when dropped).
+fn host_with(name: &str, text: &str) -> (Host, std::path::PathBuf, common::Scratch) {
     let dir = common::scratch(&format!("reload-state-{name}"));
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
@@ -48,7 +49,7 @@ fn eval(host: &Host, code: &str) -> String {
 
 #[test]
 fn playbacks_and_transitions_survive_a_reload() {
-    let (host, path, dir) = host_with("fighter.toml", &LIBRARY.replace("LENGTH", "0.5"));
+    let (host, path, _folder) = host_with("fighter.toml", &LIBRARY.replace("LENGTH", "0.5"));
     eval(
         &host,
         "bl.rate(10); hero = bl.spawn('hero', { graph = 'fighter' }); skill = hero:play('combo', { layer = 'skill' })",
@@ -73,7 +74,6 @@ fn playbacks_and_transitions_survive_a_reload() {
     assert_eq!(later, "15\tslash\t1.0\ttrue", "the fade finished and committed, the lock is still held");
     let begins = eval(&host, "return #bl.events({ kind = 'clip_begin' }), #bl.events({ kind = 'transition_begin' })");
     assert_eq!(begins, "2\t1", "nothing began twice across the reload");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -97,7 +97,7 @@ clips = [
 name = "hero"
 clips = [{ name = "greet", start = 0.0, duration = 2.0, motion = "greeting" }]
 "#;
-    let (host, path, dir) = host_with("scene.toml", &library.replace("LENGTH", "1.0"));
+    let (host, path, _folder) = host_with("scene.toml", &library.replace("LENGTH", "1.0"));
     eval(&host, "bl.rate(10); hero = bl.spawn('hero', { timeline = 'scene' }); bl.frames(3)");
     assert_eq!(eval(&host, "return (hero:locked())"), "true");
 
@@ -110,7 +110,6 @@ clips = [{ name = "greet", start = 0.0, duration = 2.0, motion = "greeting" }]
          #bl.events({ kind = 'signal' }), (hero:locked())",
     );
     assert_eq!(counts, "1\t1\t1\tfalse", "the lock began once and finished; the marker fired once");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -149,7 +148,7 @@ name = "legs"
 clips = [{ start = 0.0, duration = 1.0, motion = "loco" }, { name = "stride", start = 1.0, duration = 3.0, motion = "walk" }]
 "#;
     let version = |stroll: &str, spare: &str| library.replace("STROLL", stroll).replace("SPARE", spare);
-    let (host, path, dir) = host_with("frozen.toml", &version("2.0", "1.0"));
+    let (host, path, _folder) = host_with("frozen.toml", &version("2.0", "1.0"));
     let reload = |text: String| {
         std::fs::write(&path, text).unwrap();
         match host.reload_configs(&[path.display().to_string()]) {
@@ -171,5 +170,4 @@ clips = [{ start = 0.0, duration = 1.0, motion = "loco" }, { name = "stride", st
     let report = reload(version("1.5", "1.5"));
     assert_eq!(eval(&host, "return hero:time('stroll')"), "1.5", "a shorter clip clamps its frozen time");
     assert!(report.contains("reset: leaf stroll time 2.000000 → 1.500000\n"), "{report}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

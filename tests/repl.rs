@@ -15,14 +15,6 @@ use std::process::{Command, Stdio};
 use common::{check_golden, files_in};
 use pty::Terminal;
 
-/// A scratch folder for one test, removed first so reruns start clean.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blendlab-repl-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Runs bare `blendlab ARGS` with `input` piped in; returns standard output and error as one
 /// text, in the order they were written.
 fn pipe_through(args: &[&str], input: &str, home: &Path) -> String {
@@ -45,7 +37,7 @@ fn pipe_through(args: &[&str], input: &str, home: &Path) -> String {
 
 fn check(transcripts: &[PathBuf]) {
     assert!(!transcripts.is_empty(), "no transcripts found");
-    let home = scratch("home");
+    let home = common::scratch("repl-home");
     let failures: Vec<String> = transcripts
         .iter()
         .filter_map(|input| {
@@ -74,7 +66,7 @@ fn final_state(events: &Path) -> String {
 
 #[test]
 fn a_recorded_session_replays_to_the_same_weights_and_events() {
-    let dir = scratch("record");
+    let dir = common::scratch("repl-record");
     let setup = dir.join("setup.lua");
     std::fs::write(&setup, "bl.rate(30)\nhero = bl.spawn('hero', { graph = 'gunner' })\n").unwrap();
     let script = dir.join("session.lua");
@@ -139,7 +131,7 @@ fn a_recorded_session_replays_to_the_same_weights_and_events() {
 
 #[test]
 fn reload_says_the_library_stays_only_when_no_lua_file_re_runs() {
-    let dir = scratch("reload-rerun");
+    let dir = common::scratch("repl-reload-rerun");
     std::fs::copy("samples/locomotion.toml", dir.join("loco.toml")).unwrap();
     let setup = dir.join("setup.lua");
     std::fs::write(&setup, "bl.load('loco.toml')\n").unwrap();
@@ -190,7 +182,7 @@ fn plain_input_is_interrupted_by_ctrl_c_and_goes_on() {
 
 #[test]
 fn a_start_up_script_and_an_interrupted_step_replay_from_any_folder() {
-    let dir = scratch("record-interrupted");
+    let dir = common::scratch("repl-record-interrupted");
     let script = dir.join("session.lua");
     let mut repl = pty::Piped::start(&["tests/repl/gunner.lua".as_ref()]);
     repl.send("hero:set('pace', 0.5)\nbl.catch_up_budget(1e8)\n");
@@ -236,7 +228,7 @@ fn plain_input_says_how_to_leave_at_an_idle_ctrl_c_and_leaves_at_the_next() {
 
 #[test]
 fn prompt_multiline_completion_and_ctrl_d() {
-    let home = scratch("tty");
+    let home = common::scratch("repl-tty");
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
     term.wait_for("> ");
     term.type_line("hero = bl.spawn('hero', { blend_tree = 'locomotion' })");
@@ -262,7 +254,7 @@ fn prompt_multiline_completion_and_ctrl_d() {
 
 #[test]
 fn ctrl_d_on_an_empty_continuation_line_ends_the_chunk_with_its_error_as_lua_does() {
-    let home = scratch("ctrl-d-continued");
+    let home = common::scratch("repl-ctrl-d-continued");
     let mut term = Terminal::start(&[], &home);
     term.type_continued("function f()");
     term.type_continued("return 1");
@@ -281,7 +273,7 @@ fn ctrl_d_on_an_empty_continuation_line_ends_the_chunk_with_its_error_as_lua_doe
 #[test]
 fn a_line_a_chunk_leaves_open_shows_when_the_chunk_ends() {
     // Built from pieces, so that the echo of the typed line never matches what it writes.
-    let home = scratch("open-line");
+    let home = common::scratch("repl-open-line");
     let mut term = Terminal::start(&[], &home);
     term.type_line("do io.write('ab' .. 'cd') end");
     term.wait_for("abcd\n");
@@ -295,7 +287,7 @@ fn a_line_a_chunk_leaves_open_shows_when_the_chunk_ends() {
 fn lines_typed_ahead_while_a_chunk_runs_all_run_in_order() {
     // The editor reads keys in blocks; what it read past the end of one line must reach the
     // next prompt (rustyline keeps it only with its `buffer-redux` feature).
-    let home = scratch("type-ahead");
+    let home = common::scratch("repl-type-ahead");
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
     term.wait_for("> ");
     let lines = ["hero = bl.spawn('hero', { blend_tree = 'locomotion' })", "bl.step(20)", "x = 20", "x = x + 1"];
@@ -305,7 +297,7 @@ fn lines_typed_ahead_while_a_chunk_runs_all_run_in_order() {
 
 #[test]
 fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
-    let home = scratch("ctrl-c");
+    let home = common::scratch("repl-ctrl-c");
     let mut term = Terminal::start(&[], &home);
     term.wait_for("> ");
     term.type_line("n = 0 while true do n = n + 1 if n == 1000 then print('spinning') end end");
@@ -327,7 +319,7 @@ fn ctrl_c_stops_a_runaway_chunk_then_twice_on_an_empty_line_leaves() {
 
 #[test]
 fn an_unwritable_history_warns_once_and_the_repl_goes_on() {
-    let home = scratch("history");
+    let home = common::scratch("repl-history");
     std::fs::create_dir_all(home.join(".blendlab_history")).unwrap(); // a folder: cannot be written
     let mut term = Terminal::start(&[], &home);
     term.type_line("1 + 1");
@@ -343,7 +335,7 @@ fn an_unwritable_history_warns_once_and_the_repl_goes_on() {
 
 #[test]
 fn a_reload_report_prints_above_the_line_being_typed() {
-    let dir = scratch("above");
+    let dir = common::scratch("repl-above");
     let config = dir.join("loco.toml");
     std::fs::copy("samples/locomotion.toml", &config).unwrap();
     let mut term = Terminal::start(&[config.to_str().unwrap()], &dir);
@@ -360,7 +352,7 @@ fn a_reload_report_prints_above_the_line_being_typed() {
 
 #[test]
 fn record_takes_one_path_quoted_or_not_expands_home_and_prints_a_command_a_shell_runs() {
-    let home = scratch("record-path");
+    let home = common::scratch("repl-record-path");
     let input = ":record a b\n:record \"~/my session.lua\"\n:record ~/plain.lua\nprint('after')\n";
     let repl = pipe_through(&[], input, &home);
     assert!(repl.contains("error: :record takes one file to write: quote a path with spaces"), "{repl}");
@@ -378,7 +370,7 @@ fn record_takes_one_path_quoted_or_not_expands_home_and_prints_a_command_a_shell
 
 #[test]
 fn tab_completes_an_actor_name_with_spaces_quoted() {
-    let home = scratch("complete-quoted");
+    let home = common::scratch("repl-complete-quoted");
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
     term.type_line("bl.spawn('my hero', { blend_tree = 'locomotion' }) print('spawned')");
     term.wait_for("spawned");
@@ -392,7 +384,7 @@ fn tab_completes_an_actor_name_with_spaces_quoted() {
 
 #[test]
 fn an_error_in_a_replay_names_the_recording_and_the_line_of_its_chunk() {
-    let dir = scratch("record-error-line");
+    let dir = common::scratch("repl-record-error-line");
     let config = dir.join("loco.toml");
     std::fs::copy("samples/locomotion.toml", &config).unwrap();
     let recording = dir.join("rec.lua");
@@ -414,7 +406,7 @@ fn an_error_in_a_replay_names_the_recording_and_the_line_of_its_chunk() {
 
 #[test]
 fn ctrl_c_inside_a_callback_prints_its_frame_first_and_the_recording_stops_there() {
-    let dir = scratch("record-callback");
+    let dir = common::scratch("repl-record-callback");
     let recording = dir.join("rec.lua");
     let mut term = Terminal::start(&["samples/demo_attack.toml"], &dir);
     term.type_line("hero = bl.spawn('hero', { graph = 'fighter' })");

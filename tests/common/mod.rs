@@ -47,12 +47,37 @@ pub fn files_in(dir: &str, extension: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// A fresh, empty scratch folder `blendlab-NAME-PID` in the temporary directory.
-pub fn scratch(name: &str) -> std::path::PathBuf {
+/// A fresh, empty scratch folder `blendlab-NAME-PID` in the temporary directory, removed with
+/// everything in it when the value is dropped (at the end of the test, passed or failed), so
+/// test runs leave nothing behind.
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("blendlab-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A scratch folder (see [`scratch`]); it reads as its path.
+pub struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // A test may have removed it already.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A version of the reload story's config, `tests/reload/NAME`.
