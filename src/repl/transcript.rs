@@ -149,9 +149,11 @@ pub(super) fn replay_script(entries: &[Entry], file: &str, folder: &str, session
     script.push('\n');
     script.push_str(&helpers(session));
     script.push('\n');
+    let mut written = script.matches('\n').count();
     for entry in entries {
-        let at = script.matches('\n').count() + 1;
-        script.push_str(&line(entry, at));
+        let text = line(entry, written + 1);
+        written += text.matches('\n').count();
+        script.push_str(&text);
     }
     script
 }
