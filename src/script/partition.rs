@@ -129,17 +129,20 @@ pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
     pieces.into_iter().try_for_each(|piece| clock_step(lua, state, piece))
 }
 
-/// Whether the running `bl` function was called under a `pcall` or `xpcall` of the script
-/// (blendlab's own protected calls do not count: the prelude's, the one every script runs
-/// under, and the uncatchable `pcall` of `limits` calling the real one).
+/// Whether the running `bl` function was called under a `pcall` or `xpcall` of the script: a
+/// frame of one (the real one, or the uncatchable one of `limits` that the script's `pcall`
+/// is) called from the script's own code. blendlab's own protected calls do not count — the
+/// prelude's, the one every script runs under, and the real `pcall` the one of `limits`
+/// calls — since their callers are blendlab's own chunks.
 fn protected(lua: &Lua) -> bool {
     let frames: Vec<(bool, bool)> = (1..256)
         .map_while(|level| {
             lua.inspect_stack(level, |frame| {
-                let pcall =
-                    frame.source().what == "C" && matches!(frame.names().name.as_deref(), Some("pcall" | "xpcall"));
-                let prelude = frame.source().source.as_deref().is_some_and(|name| INTERNAL_CHUNKS.contains(&name));
-                (pcall, prelude)
+                let source = frame.source();
+                let chunk = source.source.as_deref();
+                let protects = (source.what == "C" || chunk == Some(super::limits::CHUNK_NAME))
+                    && matches!(frame.names().name.as_deref(), Some("pcall" | "xpcall"));
+                (protects, chunk.is_some_and(|name| INTERNAL_CHUNKS.contains(&name)))
             })
         })
         .collect();
