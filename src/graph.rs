@@ -287,18 +287,27 @@ impl TransitionSet {
 }
 
 /// Moves the state of `old` (built from `old_snapshot`) into `new` (built from `snapshot`):
-/// tree phases and leaf times, clip times, playbacks (time, lifecycle, fired markers), and
+/// tree phases and leaf times, clip times, playbacks (time, lifecycle, fired markers; what
+/// their tasks do at the reload goes to `events`, see [`Playback::carry_over`]), and
 /// transition layers (arbiter, fades and weights; states that no longer exist are dropped).
-fn carry_source(new: &mut Source, old: &Source, snapshot: &Snapshot, old_snapshot: &Snapshot, channels: &[String]) {
+fn carry_source(
+    new: &mut Source,
+    old: &Source,
+    (snapshot, old_snapshot): (&Snapshot, &Snapshot),
+    channels: &[String],
+    events: &mut Vec<EventKind>,
+) {
     match (new, old) {
         (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(old),
         (Source::Clip(new), Source::Clip(old)) => new.time = old.time.min(snapshot.clips[new.clip].length),
         (Source::Timeline(new), Source::Timeline(old)) => {
             new.serial = old.serial;
             new.playback = old.playback.as_ref().and_then(|p| {
-                let timeline = snapshot.timeline_id(&old_snapshot.timelines[p.timeline].name)?;
+                let name = &old_snapshot.timelines[p.timeline].name;
+                let timeline = snapshot.timeline_id(name)?;
                 new.timeline = timeline;
-                Some(Box::new(p.carry_over(snapshot, old_snapshot, timeline, channels)))
+                let source = format_args!("{name}#{}", old.serial);
+                Some(Box::new(p.carry_over((snapshot, old_snapshot), timeline, channels, source, events)))
             });
             new.awake = new.playback.is_some();
         }
@@ -313,7 +322,7 @@ fn carry_source(new: &mut Source, old: &Source, snapshot: &Snapshot, old_snapsho
             }
             for state in &mut carried.states {
                 let mut fresh = state_source(snapshot, &state.name);
-                carry_source(&mut fresh, &state.source, snapshot, old_snapshot, channels);
+                carry_source(&mut fresh, &state.source, (snapshot, old_snapshot), channels, events);
                 state.source = fresh;
             }
             carried.refresh();
@@ -912,11 +921,18 @@ impl Graph {
         })
     }
 
-    /// Takes over `old`'s time state layer by layer, matching layers by name.
-    pub fn carry_state_from(&mut self, snapshot: &Snapshot, old_snapshot: &Snapshot, old: &Graph) {
+    /// Takes over `old`'s time state layer by layer, matching layers by name; the events of
+    /// tasks a reload ends (see [`Playback::carry_over`]) go to `events`.
+    pub fn carry_state_from(
+        &mut self,
+        snapshot: &Snapshot,
+        old_snapshot: &Snapshot,
+        old: &Graph,
+        events: &mut Vec<EventKind>,
+    ) {
         for layer in &mut self.layers {
             let Some(previous) = old.layers.iter().find(|l| l.name == layer.name) else { continue };
-            carry_source(&mut layer.source, &previous.source, snapshot, old_snapshot, &self.channels);
+            carry_source(&mut layer.source, &previous.source, (snapshot, old_snapshot), &self.channels, events);
         }
         self.relist_leaves();
     }

@@ -475,13 +475,14 @@ impl Session {
             match build_graph(&self.snapshot, actor.spec(), now, &mut self.serial) {
                 Ok(mut graph) => {
                     let actor = &mut self.actors[id];
-                    graph.carry_state_from(&self.snapshot, &old, &actor.graph);
+                    let mut events = Vec::new();
+                    graph.carry_state_from(&self.snapshot, &old, &actor.graph, &mut events);
                     actor.params = params;
                     actor.graph = graph;
                     actor.about.resting = None;
-                    let mut events = Vec::new();
                     actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
-                    self.log_actor(id, events);
+                    // Tasks the reload interrupted release what they held (REFERENCE §7).
+                    self.log_and_route(id, &mut events);
                 }
                 Err(error) => {
                     // The old graph names assets by ids of the old snapshot; evaluated or carried

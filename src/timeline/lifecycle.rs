@@ -3,6 +3,8 @@
 //! Begin when a not-yet-begun clip's `[start_frame, end_frame]` contains the frame, Tick
 //! while begun and inside, Finish at `end_frame`. Tasks only submit commands (§7).
 
+use std::collections::BTreeMap;
+
 use super::{TaskKind, Timeline};
 use crate::event::{Command, EventKind, FieldValue, Name, TaskName};
 use crate::time::Ticks;
@@ -55,6 +57,58 @@ impl Lifecycle {
         if def.names_task_sources() {
             let _ = self.source.write_fmt(source);
         }
+    }
+
+    /// This lifecycle moved onto `def`, a reload's version of `old_def` (REFERENCE §4: a reload
+    /// replays nothing). Its frame and loop offset stay, and its source prefix is `source` as
+    /// [`Lifecycle::restart`] names it. Each task clip of `def` takes over the state of the
+    /// task clip of `old_def` with its name (begun, finished, its place among the flow-scoped
+    /// tasks); one that is new is pending, and begins at the next frame its range contains
+    /// (late, as with `from_frame`). A task that is running and can no longer finish — its
+    /// clip is gone, renamed, has no task now, or now ends before the current frame — gets
+    /// Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
+    /// is released), then every flow-scoped task that began and was not taken over gets
+    /// Dispose (reverse order of Begin), as at the end of a playback.
+    pub fn carry_over(
+        &self,
+        old_def: &Timeline,
+        def: &Timeline,
+        source: std::fmt::Arguments,
+        events: &mut Vec<EventKind>,
+    ) -> Lifecycle {
+        let mut new = Lifecycle::default();
+        new.restart(def, Ticks::ZERO, source);
+        (new.frame, new.offset) = (self.frame, self.offset);
+        let task_clips: BTreeMap<&str, usize> =
+            def.clips.iter().enumerate().filter(|(_, c)| c.task.is_some()).map(|(n, c)| (c.name.as_ref(), n)).collect();
+        let mut carried: Vec<Option<usize>> = vec![None; old_def.clips.len()];
+        for (o, clip) in old_def.clips.iter().enumerate() {
+            let Some(task) = &clip.task else { continue };
+            let n = task_clips.get(clip.name.as_ref()).copied();
+            let running = self.begun[o] && !self.finished[o];
+            // Frames up to `self.frame` have run: a task finishes only at a later `end_frame`.
+            let finishes = n.is_some_and(|n| def.clips[n].frames.is_some_and(|(_, end)| end > self.frame));
+            if running && !finishes {
+                let (clip, local_frame, task) = (clip.name.clone(), self.frame, task.kind.task_name());
+                events.push(EventKind::ClipInterrupt { clip, local_frame, task });
+                events.extend(self.command(old_def, o, Phase::Interrupt));
+            }
+            if let Some(n) = n.filter(|_| !running || finishes) {
+                (new.begun[n], new.finished[n]) = (self.begun[o], self.finished[o]);
+                carried[o] = Some(n);
+            }
+        }
+        for &(o, task) in self.flow.iter().rev() {
+            if carried[o].is_none() {
+                events.push(EventKind::TaskDispose {
+                    clip: old_def.clips[o].name.clone(),
+                    local_frame: self.frame,
+                    task,
+                });
+            }
+        }
+        new.flow = self.flow.iter().filter_map(|&(o, task)| Some((carried[o]?, task))).collect();
+        new
     }
 
     /// `timeline#serial`, the prefix of every task's source id (empty for a timeline whose
@@ -211,6 +265,35 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
             scanned.end_tasks(def, interrupted, &mut scanned_events);
             assert_eq!(format!("{short_events:?}"), format!("{scanned_events:?}"));
             assert_eq!(format!("{short:?}"), format!("{scanned:?}"));
+        }
+    }
+
+    /// A reload that moves a running task's `end_frame` before the current frame interrupts it
+    /// (that frame will not run again to finish it); one that moves it later keeps it running.
+    #[test]
+    fn a_reload_interrupts_a_running_task_that_can_no_longer_finish() {
+        let library = |end: i64| {
+            let text = format!(
+                r#"
+[timelines.skill]
+frame_rate = 10
+[[timelines.skill.tracks]]
+name = "control"
+clips = [{{ name = "lock", start_frame = 0, end_frame = {end}, task = {{ type = "MovementLock" }} }}]
+"#
+            );
+            let compiled = compile(&[SourceFile { path: "l.toml".into(), text }]);
+            compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
+        };
+        let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
+        let began = def(&library(8));
+        let mut lifecycle = Lifecycle::new(&began, Ticks::ZERO, format_args!("skill#1"));
+        lifecycle.advance(&began, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
+        for (end, interrupted) in [(4, true), (5, false)] {
+            let mut events = Vec::new();
+            let carried = lifecycle.carry_over(&began, &def(&library(end)), format_args!("skill#1"), &mut events);
+            assert_eq!(events.iter().any(|e| matches!(e, EventKind::ClipInterrupt { .. })), interrupted, "{events:?}");
+            assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "pending" } else { "running" }));
         }
     }
 

@@ -340,37 +340,43 @@ impl Playback {
         }
     }
 
-    /// This playback moved onto `timeline` of a new snapshot after a reload: its time,
-    /// state, markers already fired and, by clip name, each clip's activity, local time and
-    /// inner state (see [`Playback::carry_clip`]) carry over.
+    /// This playback moved onto `timeline` of a new snapshot after a reload, its tasks' source
+    /// ids prefixed `source` (`timeline#serial`, as before): its time, state, markers already
+    /// fired, task lifecycle (by task clip name: [`Lifecycle::carry_over`], whose events at
+    /// the reload go to `events`) and, by clip name, each clip's activity, local time and
+    /// inner state (see [`Playback::carry_clip`]) carry over. A timeline played nested by a
+    /// clip that is gone (or now plays another timeline) leaves, as when its clip stops
+    /// being active: its running tasks are interrupted.
     pub fn carry_over(
         &self,
-        snapshot: &Snapshot,
-        old_snapshot: &Snapshot,
+        (snapshot, old_snapshot): (&Snapshot, &Snapshot),
         timeline: TimelineId,
         channels: &[String],
+        source: std::fmt::Arguments,
+        events: &mut Vec<EventKind>,
     ) -> Playback {
         let mut new = Playback::new(snapshot, timeline, channels, self.anchor, self.anchor_time);
+        let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
         new.state = self.state;
         new.last = self.last;
-        if clip_names(snapshot, timeline) == clip_names(old_snapshot, self.timeline) {
-            new.lifecycle = self.lifecycle.clone();
-        }
+        new.lifecycle = self.lifecycle.carry_over(old_def, new_def, source, events);
         new.start = self.start;
         new.activated = self.activated;
         new.time = self.time;
-        let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
         for (m, marker) in new_def.markers.iter().enumerate() {
             new.emitted_once[m] =
                 old_def.markers.iter().zip(&self.emitted_once).any(|(o, &done)| done && o.name == marker.name);
         }
-        let old_clips: BTreeMap<&str, usize> =
+        let mut old_clips: BTreeMap<&str, usize> =
             old_def.clips.iter().enumerate().map(|(o, clip)| (clip.name.as_ref(), o)).collect();
         // In new clip order, so `active` comes out sorted.
         for (n, clip) in new_def.clips.iter().enumerate() {
-            if let Some(&o) = old_clips.get(clip.name.as_ref()) {
-                new.carry_clip(n, self, o, snapshot, old_snapshot, channels);
+            if let Some(o) = old_clips.remove(clip.name.as_ref()) {
+                new.carry_clip(n, self, o, (snapshot, old_snapshot), channels, events);
             }
+        }
+        for o in old_clips.into_values() {
+            leave_behind(&self.inner[o], old_snapshot, events);
         }
         new
     }
@@ -381,15 +387,16 @@ impl Playback {
     /// (REFERENCE §3.5), which nothing recomputes — at most the latest local time the clip
     /// now reaches, should it have got shorter. A blend tree keeps its leaf times by leaf name
     /// (they run on the tree's own clock); a nested timeline, while the clip still plays the
-    /// timeline of that name, carries over whole: its markers, tasks, activation and clips.
+    /// timeline of that name, carries over whole: its markers, tasks, activation and clips;
+    /// otherwise it leaves.
     fn carry_clip(
         &mut self,
         n: usize,
         old: &Playback,
         o: usize,
-        snapshot: &Snapshot,
-        old_snapshot: &Snapshot,
+        (snapshot, old_snapshot): (&Snapshot, &Snapshot),
         channels: &[String],
+        events: &mut Vec<EventKind>,
     ) {
         if old.enabled[o] {
             self.enabled[n] = true;
@@ -403,9 +410,12 @@ impl Playback {
             (Inner::Nested(fresh), Inner::Nested(old))
                 if old_snapshot.timelines[old.timeline].name == snapshot.timelines[fresh.timeline].name =>
             {
-                **fresh = old.carry_over(snapshot, old_snapshot, fresh.timeline, channels);
+                let name = &snapshot.timelines[fresh.timeline].name;
+                let source = format!("{}/{}/{name}", self.lifecycle.source(), clip.name);
+                let both = (snapshot, old_snapshot);
+                **fresh = old.carry_over(both, fresh.timeline, channels, format_args!("{source}"), events);
             }
-            _ => {}
+            (_, old) => leave_behind(old, old_snapshot, events),
         }
     }
 
@@ -1284,10 +1294,12 @@ pub struct MixerView<'a> {
     pub track_outputs: &'a [f64],
 }
 
-/// The names of a timeline's clips, in order (a lifecycle carries over a reload only when
-/// they are unchanged).
-fn clip_names(snapshot: &Snapshot, timeline: TimelineId) -> Vec<&str> {
-    snapshot.timelines[timeline].clips.iter().map(|c| c.name.as_ref()).collect()
+/// What a reload does with the runtime `inner` of a clip of `old_snapshot` that nothing takes
+/// over: a nested timeline leaves ([`Playback::leave`]: its running tasks are interrupted).
+fn leave_behind(inner: &Inner, old_snapshot: &Snapshot, events: &mut Vec<EventKind>) {
+    if let Inner::Nested(nested) = inner {
+        nested.clone().leave(old_snapshot, events);
+    }
 }
 
 /// NormalizeMixer on one input: `w / sum` when `0 < sum < 1`, else `w`. A lone input (its
