@@ -605,9 +605,13 @@ impl Playback {
         }
     }
 
-    /// Moves the playback to timeline time `to` at clock time `now`. With `fire_skipped`,
-    /// markers in `(last, to]` fire (forward seeks only), nested timelines' too; with
-    /// `suppress`, none do.
+    /// Moves the playback to timeline time `to` at clock time `now`. On a looping timeline `to`
+    /// is a time of the current pass (one beyond `D` crosses the end into the passes after
+    /// it): the raw time becomes `current pass start + to`, so loops keep counting. A forward
+    /// seek (a later raw time) with `fire_skipped` fires the markers of the window from the
+    /// time now to there (REFERENCE §3.7: loops unrolled, each `timeline_looped` with its
+    /// count), nested timelines' too; a backward one — on a looping timeline, back within
+    /// the current pass — fires none, and the loop count stays. With `suppress`, none fire.
     pub fn seek(
         &mut self,
         snapshot: &Snapshot,
@@ -619,7 +623,12 @@ impl Playback {
     ) {
         let def = &snapshot.timelines[self.timeline];
         let from = self.raw_time(now);
-        events.push(EventKind::Seek { timeline: def.name.clone(), from: wrap(def, from), to, policy });
+        let pass_time = wrap(def, from);
+        events.push(EventKind::Seek { timeline: def.name.clone(), from: pass_time, to, policy });
+        let to = match def.wrap {
+            WrapMode::Loop => from - pass_time + to,
+            WrapMode::Hold | WrapMode::None => to,
+        };
         if policy == SeekPolicy::FireSkipped && to > from && self.last.is_some() {
             self.fire_window(def, Some(from), to, events);
         }
