@@ -478,7 +478,8 @@ impl Session {
                     let mut events = Vec::new();
                     graph.carry_state_from(&self.snapshot, &old, &actor.graph, &mut events);
                     actor.params = params;
-                    actor.graph = graph;
+                    let mut previous = std::mem::replace(&mut actor.graph, graph);
+                    previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events);
                     actor.about.resting = None;
                     actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
                     // Tasks the reload interrupted release what they held (REFERENCE §7).
@@ -499,9 +500,13 @@ impl Session {
                     };
                     actor.about.resting = Some(Resting { since_generation, missing: error.to_string(), parameters });
                     actor.params = params;
-                    actor.graph = Graph::new(actor.graph.channels().to_vec(), Vec::new());
+                    let resting = Graph::new(actor.graph.channels().to_vec(), Vec::new());
+                    let mut previous = std::mem::replace(&mut actor.graph, resting);
+                    let mut events = Vec::new();
+                    previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events);
                     let message = format!("{error}; the actor rests in the default pose until it is back");
-                    self.log(Some(id), EventKind::Warning { message });
+                    events.push(EventKind::Warning { message });
+                    self.log_and_route(id, &mut events);
                 }
             }
         }
@@ -711,7 +716,9 @@ impl Session {
         let now = self.clock.now();
         let mut events = Vec::new();
         let a = &mut self.actors[handle.actor];
-        let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
+        // Read first: handing a playback out for changes wakes its slot, and a refused seek
+        // changes nothing.
+        let playback = a.graph.playback(handle.serial).ok_or(SessionError::PlaybackGone)?;
         if playback.state() != PlaybackState::Playing {
             let (timeline, state) = (playback.timeline, playback.state());
             return Err(SessionError::PlaybackEnded {
@@ -721,6 +728,7 @@ impl Session {
                 state,
             });
         }
+        let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
         playback.seek(&self.snapshot, &a.params, now, to, policy, &mut events);
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
         self.log_and_route(handle.actor, &mut events);

@@ -232,11 +232,15 @@ proptest! {
 
 /// Call sequences that once broke an invariant, kept as regression tests: an actor whose
 /// blend tree vanished in a reload kept a graph of the old snapshot, and the next frame or
-/// reload read past the end of the new one (found by the fault drills, then by this fuzzer).
+/// reload read past the end of the new one (found by the fault drills, then by this fuzzer);
+/// a seek refused on an interrupted playback woke its layer's slot.
 #[test]
 fn kept_call_sequences_hold_the_invariants() {
     use Call::*;
-    let kept: &[&[Call]] = &[&[Spawn(0, 0), Reload(2), Step(1), Reload(0), Step(1)]];
+    let kept: &[&[Call]] = &[
+        &[Spawn(0, 0), Reload(2), Step(1), Reload(0), Step(1)],
+        &[Spawn(0, 0), Play(12, 15, 38), Interrupt(12), Seek(4, 4, 0)],
+    ];
     for calls in kept {
         if let Err(problem) = run(calls) {
             panic!("{calls:?}: {problem}");

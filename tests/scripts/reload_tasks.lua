@@ -2,13 +2,16 @@
 -- (REFERENCE §4: nothing before the current frame is replayed): its local frame, its running
 -- tasks and their source ids stay. A task that is running and whose clip is gone (removed or
 -- renamed) gets Interrupt at the reload, its command releasing its lock, and Dispose when
--- flow-scoped; a removed PlayAnimation does not start its transition again.
+-- flow-scoped; a removed PlayAnimation does not start its transition again. A playback whose
+-- timeline or layer the reload takes away is interrupted, its tasks releasing what they held.
 local LIVE = "reload_tasks.live.toml"
+-- `io` opens files from the working folder, `bl.load` from the script's: this script's folder.
+local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local function load(version)
-  local from = assert(io.open(version))
+  local from = assert(io.open(here .. version))
   local text = from:read("a")
   from:close()
-  local to = assert(io.open(LIVE, "w"))
+  local to = assert(io.open(here .. LIVE, "w"))
   to:write(text)
   to:close()
   bl.load(LIVE)
@@ -47,4 +50,15 @@ print("local frame", p:frame(), "locked", a:locked())
 bl.frames(10)
 show()
 print("state", p:state(), "locked", a:locked())
-os.remove(LIVE)
+
+print("-- the timeline and its layer removed while b's lock runs: b's playback is interrupted")
+load("reload_tasks.toml")
+local b = bl.spawn("b", { graph = "fighter" })
+b:play("skill", { layer = "skill" })
+bl.frames(4)
+print("locked by", table.concat(select(2, b:locked()), ","))
+seen = #bl.events()
+load("reload_tasks_v4.toml")
+show()
+print("locked", b:locked())
+os.remove(here .. LIVE)
