@@ -228,21 +228,13 @@ impl Builder<'_> {
                 let first = (start.secs() * rate as f64).round() as i64;
                 Some((first, ((end.secs() * rate as f64).round() as i64 - 1).max(first)))
             }),
-            task: c.task.as_ref().and_then(|t| self.task(file, t, rate)),
+            task: c.task.as_ref().and_then(|t| self.task(file, t)),
         }
     }
 
     /// Checks a task against the task types and the catalogs (REFERENCE §7).
-    fn task(&mut self, file: usize, raw: &Spanned<RawTask>, rate: Option<u32>) -> Option<Task> {
+    fn task(&mut self, file: usize, raw: &Spanned<RawTask>) -> Option<Task> {
         let t = raw.get_ref();
-        if rate.is_none() {
-            self.error(
-                file,
-                raw.span(),
-                "clips with tasks need the timeline's `frame_rate` (tasks run on logic frames)".into(),
-                None,
-            );
-        }
         let flow = match t.scope.as_ref().map(|s| s.get_ref().as_str()) {
             None | Some("clip") => false,
             Some("flow") => true,

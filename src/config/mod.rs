@@ -395,7 +395,13 @@ impl Problems<'_> {
                     None => d,
                 }
             }
-            None => Diagnostic::error(self.file, span, message),
+            None => {
+                let d = Diagnostic::error(self.file, span, message.as_str());
+                match whole_number_hint(&message, written) {
+                    Some(hint) => d.with_hint(hint),
+                    None => d,
+                }
+            }
         };
         self.list.push(d);
     }
@@ -540,6 +546,17 @@ const SYNONYMS: &[(&str, &str)] = &[("clip", "motion"), ("t", "time")];
 fn meant<'e>(word: &str, expected: &'e [String]) -> Option<&'e str> {
     let synonym = SYNONYMS.iter().filter(|(w, _)| *w == word).find_map(|(_, key)| expected.iter().find(|e| e == key));
     synonym.map(String::as_str).or_else(|| did_you_mean(word, expected.iter().map(String::as_str)))
+}
+
+/// The hint for a whole number written with a fraction that is zero (`30.0`, `3e1`): the same
+/// number without it.
+fn whole_number_hint(message: &str, written: &str) -> Option<String> {
+    if !(message.starts_with("invalid type: floating point") && message.ends_with("expected a whole number")) {
+        return None;
+    }
+    let value = written.replace('_', "").parse::<f64>().ok()?;
+    let whole = value.fract() == 0.0 && value.abs() < 1e15;
+    whole.then(|| format!("write `{}`: a whole number has no decimal point", value as i64))
 }
 
 /// serde's words for TOML's: tables and arrays, numbers and names.

@@ -288,11 +288,15 @@ pub const MAX_FRAME_RATE: i64 = 100_000;
 
 pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>) {
     let t = &timeline.value;
-    if let Some(rate) = &t.frame_rate
-        && !(1..=MAX_FRAME_RATE).contains(rate.get_ref())
-    {
-        p.error(rate.span(), format!("frame_rate must be from 1 to {MAX_FRAME_RATE}, got {}", rate.get_ref()));
-    }
+    let rate = match &t.frame_rate {
+        Some(rate) if (1..=MAX_FRAME_RATE).contains(rate.get_ref()) => Rate::Hz(*rate.get_ref()),
+        Some(rate) => {
+            p.error(rate.span(), format!("frame_rate must be from 1 to {MAX_FRAME_RATE}, got {}", rate.get_ref()));
+            Rate::Invalid
+        }
+        None if p.was_reported("frame_rate") => Rate::Invalid,
+        None => Rate::Missing,
+    };
     // An unreadable duration_mode (reported) stands at its default, so a `duration` is not
     // judged against the mode — only as a duration, as the mode that takes one would.
     let mode = (!p.was_reported("duration_mode")).then_some(t.duration_mode);
@@ -308,7 +312,6 @@ pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>)
         }
         (Some(DurationMode::BasedOnClips) | None, None) => {}
     }
-    let rate = t.frame_rate.as_ref().map(|r| *r.get_ref());
     for marker in &t.markers {
         validate_marker(p, marker, rate);
     }
@@ -317,13 +320,25 @@ pub(super) fn validate_timeline(p: &mut Problems, timeline: &Named<RawTimeline>)
     }
 }
 
+/// A timeline's `frame_rate` as its frames are checked against it.
+#[derive(Copy, Clone)]
+enum Rate {
+    /// None written: frames need one.
+    Missing,
+    /// Written, but out of range or unreadable (reported at the rate): frames are judged by no
+    /// rate, and not reported as lacking one either.
+    Invalid,
+    /// Frames per second.
+    Hz(i64),
+}
+
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum TrackPlace {
     Root,
     Override,
 }
 
-fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>, place: TrackPlace) {
+fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Rate, place: TrackPlace) {
     let t = track.get_ref();
     // Problems of the track as a whole point at its name, or at the track when it has none.
     let at = t.name.as_ref().map_or(track.span(), Spanned::span);
@@ -373,8 +388,8 @@ fn validate_track(p: &mut Problems, track: &Spanned<RawTrack>, rate: Option<i64>
 }
 
 /// Reports a frame number whose time at the timeline's (valid) rate is beyond ±1e6 s.
-fn frame_in_range(p: &mut Problems, frame: &Spanned<i64>, rate: Option<i64>, what: &str) {
-    let Some(hz) = rate.filter(|r| (1..=MAX_FRAME_RATE).contains(r)) else { return };
+fn frame_in_range(p: &mut Problems, frame: &Spanned<i64>, rate: Rate, what: &str) {
+    let Rate::Hz(hz) = rate else { return };
     let seconds = *frame.get_ref() as f64 / hz as f64;
     if seconds.abs() > MAX_SECONDS {
         p.error(
@@ -387,7 +402,7 @@ fn frame_in_range(p: &mut Problems, frame: &Spanned<i64>, rate: Option<i64>, wha
     }
 }
 
-fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i64>) {
+fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Rate) {
     let m = marker.get_ref();
     if m.name.is_none() {
         p.missing(&["name"], marker.span(), "a marker needs a `name` (the signal it sends)");
@@ -398,7 +413,7 @@ fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i
         (Some(time), None) => p.non_negative(time, "marker time"),
         (None, Some(frame)) => {
             frame_in_range(p, frame, rate, "marker frame");
-            if rate.is_none() {
+            if matches!(rate, Rate::Missing) {
                 p.error(frame.span(), "markers by frame need the timeline's `frame_rate`");
             }
             if *frame.get_ref() < 0 {
@@ -408,10 +423,15 @@ fn validate_marker(p: &mut Problems, marker: &Spanned<RawMarker>, rate: Option<i
     }
 }
 
-fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rate: Option<i64>) {
+fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rate: Rate) {
     let c = clip.get_ref();
     if let Some(name) = &c.name {
         p.name(name.span(), name.get_ref());
+    }
+    if let Some(task) = &c.task
+        && matches!(rate, Rate::Missing)
+    {
+        p.error(task.span(), "clips with tasks need the timeline's `frame_rate` (tasks run on logic frames)");
     }
     let seconds = c.start.is_some() || c.duration.is_some();
     let frames = c.start_frame.is_some() || c.end_frame.is_some();
@@ -448,7 +468,7 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rat
             (Some(start), Some(end)) => {
                 frame_in_range(p, start, rate, "start_frame");
                 frame_in_range(p, end, rate, "end_frame");
-                if rate.is_none() {
+                if matches!(rate, Rate::Missing) {
                     p.error(start.span(), "clips in frames need the timeline's `frame_rate`");
                 }
                 if *start.get_ref() < 0 {
