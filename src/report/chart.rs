@@ -5,17 +5,46 @@
 
 use std::fmt::Write as _;
 
+use unicode_width::UnicodeWidthChar;
+
 use super::recording::Recording;
 
-const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 540.0;
 const LEFT: f64 = 80.0;
-const RIGHT: f64 = 230.0;
 const TOP: f64 = 64.0;
 const BOTTOM: f64 = 64.0;
+/// The plot area; it is taller when its legend would not fit beside it.
+const PLOT_WIDTH: f64 = 650.0;
+const PLOT_HEIGHT: f64 = 412.0;
+/// Right of the plot: the legend, at least this wide, wider for longer names or more columns.
+const RIGHT: f64 = 230.0;
+/// The legend: a row per series (its swatch, then its name), at most [`MAX_ROWS`] to a column.
+const ROW: f64 = 20.0;
+const SWATCH: f64 = 32.0;
+const COLUMN_GAP: f64 = 16.0;
+const MAX_ROWS: usize = 40;
+/// Legend names longer than this many columns (a wide character counts two) are shortened.
+const MAX_NAME: usize = 32;
+/// A character's width as a share of the font size: a generous guess for Helvetica and Arial
+/// (no font is measured), so that estimated text is never narrower than drawn text.
+const CHAR_WIDTH: f64 = 0.6;
+const FONT_SIZE: f64 = 13.0;
+const TITLE_SIZE: f64 = 18.0;
 /// Tableau 10: distinct on screen and in print.
 const PALETTE: [&str; 10] =
     ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+/// Dash patterns, two per round of the palette: a plain leaf's, then an additive one's
+/// (additive leaves are dashed in the first round). Series `k` takes colour `k % 10` and the
+/// pair of round `k / 10`, so forty series (eighty, counting additive ones) look distinct.
+const DASHES: [Option<&str>; 8] =
+    [None, Some("6 4"), Some("2 3"), Some("2 2 6 2"), Some("10 3"), Some("1 5"), Some("8 3 2 3"), Some("12 2 2 2 2 2")];
+
+/// The stroke of series `k`: its colour and dash pattern (as an attribute, empty for a solid
+/// line).
+fn style(k: usize, additive: bool) -> (&'static str, String) {
+    let round = k / PALETTE.len() % (DASHES.len() / 2);
+    let dash = DASHES[2 * round + usize::from(additive)];
+    (PALETTE[k % PALETTE.len()], dash.map_or(String::new(), |d| format!(r#" stroke-dasharray="{d}""#)))
+}
 
 /// Ticks from `lo` to `hi`: a step of 1, 2 or 5 × 10ⁿ giving four to ten of them.
 fn ticks(lo: f64, hi: f64) -> (Vec<f64>, usize) {
@@ -34,6 +63,73 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// How many columns `text` takes: a wide character two.
+fn text_columns(text: &str) -> usize {
+    text.chars().map(|c| c.width().unwrap_or(0)).sum()
+}
+
+/// `text` cut to at most `max` columns, `…` included, when it is longer (`None` when it fits).
+fn shortened(text: &str, max: usize) -> Option<String> {
+    if text_columns(text) <= max {
+        return None;
+    }
+    let mut kept = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        used += c.width().unwrap_or(0);
+        if used >= max {
+            break;
+        }
+        kept.push(c);
+    }
+    Some(format!("{}…", kept.trim_end()))
+}
+
+/// Text to draw, escaped: `whole`, or its `short` form with `whole` as its tooltip.
+fn label(whole: &str, short: Option<String>) -> String {
+    match short {
+        Some(short) => format!("<title>{}</title>{}", escape(whole), escape(&short)),
+        None => escape(whole),
+    }
+}
+
+/// Where the legend goes: its columns, rows per column, and a column's width.
+struct Legend {
+    columns: usize,
+    rows: usize,
+    column_width: f64,
+}
+
+impl Legend {
+    fn of(names: &[&str]) -> Legend {
+        let columns = names.len().div_ceil(MAX_ROWS).max(1);
+        let widest = names.iter().map(|name| text_columns(name).min(MAX_NAME)).max().unwrap_or(0);
+        Legend {
+            columns,
+            rows: names.len().div_ceil(columns),
+            column_width: SWATCH + widest as f64 * CHAR_WIDTH * FONT_SIZE,
+        }
+    }
+
+    /// The width right of the plot: a gap, the columns, a margin.
+    fn right(&self) -> f64 {
+        let columns = self.columns as f64;
+        let width = 24.0 + columns * self.column_width + (columns - 1.0) * COLUMN_GAP + 16.0;
+        RIGHT.max(width.ceil())
+    }
+
+    /// The plot's height: enough for the rows beside it.
+    fn plot_height(&self) -> f64 {
+        PLOT_HEIGHT.max(ROW * self.rows as f64 + 12.0)
+    }
+
+    /// Where entry `k` starts (its text's baseline), from the legend's left.
+    fn place(&self, k: usize) -> (f64, f64) {
+        let (column, row) = (k / self.rows, k % self.rows);
+        (column as f64 * (self.column_width + COLUMN_GAP), TOP + 22.0 + ROW * row as f64)
+    }
+}
+
 /// The SVG text of the chart.
 pub fn weight_chart(recording: &Recording) -> String {
     // (column, legend name, additive): additive leaves are dashed and marked `+`.
@@ -49,22 +145,29 @@ pub fn weight_chart(recording: &Recording) -> String {
         .flat_map(|r| series.iter().filter_map(|&(i, _, _)| r.values.get(i).copied().flatten()))
         .fold(1.0_f64, f64::max);
     let w1 = (top_value * 4.0).ceil() / 4.0;
-    let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    let legend = Legend::of(&series.iter().map(|(_, name, _)| name.as_str()).collect::<Vec<_>>());
+    let (plot_w, plot_h) = (PLOT_WIDTH, legend.plot_height());
+    let (width, height) = (LEFT + plot_w + legend.right(), TOP + plot_h + BOTTOM);
     let x = |t: f64| LEFT + (t - t0) / (t1 - t0) * plot_w;
     let y = |w: f64| TOP + (1.0 - w / w1) * plot_h;
 
     let mut svg = String::new();
     let _ = writeln!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="13">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="{FONT_SIZE}">"#
     );
-    let _ = writeln!(svg, r##"<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>"##);
-    let title = format!("{} · effective weights over time", recording.actor_name);
+    let _ = writeln!(svg, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
+    // The title is centred over the plot: the actor's name is shortened to keep it inside.
+    let centre = LEFT + plot_w / 2.0;
+    let title_columns = (2.0 * (centre.min(width - centre) - 16.0) / (CHAR_WIDTH * TITLE_SIZE)) as usize;
+    let about = " · effective weights over time";
+    let name = &recording.actor_name;
+    let short =
+        shortened(name, title_columns.saturating_sub(text_columns(about))).map(|short| format!("{short}{about}"));
+    let title = label(&format!("{name}{about}"), short);
     let _ = writeln!(
         svg,
-        r##"<text x="{:.2}" y="30" text-anchor="middle" font-size="18" font-weight="bold" fill="#222222">{}</text>"##,
-        LEFT + plot_w / 2.0,
-        escape(&title)
+        r##"<text x="{centre:.2}" y="30" text-anchor="middle" font-size="18" font-weight="bold" fill="#222222">{title}</text>"##,
     );
     let subtitle = format!(
         "{}, frames {}–{}",
@@ -74,8 +177,7 @@ pub fn weight_chart(recording: &Recording) -> String {
     );
     let _ = writeln!(
         svg,
-        r##"<text x="{:.2}" y="50" text-anchor="middle" fill="#666666">{}</text>"##,
-        LEFT + plot_w / 2.0,
+        r##"<text x="{centre:.2}" y="50" text-anchor="middle" fill="#666666">{}</text>"##,
         escape(&subtitle)
     );
 
@@ -118,9 +220,8 @@ pub fn weight_chart(recording: &Recording) -> String {
     );
     let _ = writeln!(
         svg,
-        r##"<text x="{:.2}" y="{:.2}" text-anchor="middle" fill="#222222">time (s)</text>"##,
-        LEFT + plot_w / 2.0,
-        HEIGHT - 18.0
+        r##"<text x="{centre:.2}" y="{:.2}" text-anchor="middle" fill="#222222">time (s)</text>"##,
+        height - 18.0
     );
     let _ = writeln!(
         svg,
@@ -131,7 +232,7 @@ pub fn weight_chart(recording: &Recording) -> String {
     // One path per series; a missing value (a leaf not there yet) breaks the line. A sample
     // alone between breaks (or a recording of one sample) draws no line: it gets a dot.
     for (k, (column, _, additive)) in series.iter().enumerate() {
-        let color = PALETTE[k % PALETTE.len()];
+        let (color, dash) = style(k, *additive);
         let mut d = String::new();
         let mut dots = String::new();
         let points =
@@ -144,7 +245,6 @@ pub fn weight_chart(recording: &Recording) -> String {
                 let _ = writeln!(dots, r#"<circle cx="{px:.2}" cy="{py:.2}" r="3" fill="{color}"/>"#);
             }
         }
-        let dash = if *additive { r#" stroke-dasharray="6 4""# } else { "" };
         let _ = writeln!(
             svg,
             r#"<path d="{}" fill="none" stroke="{color}" stroke-width="2" stroke-linejoin="round"{dash}/>"#,
@@ -157,18 +257,22 @@ pub fn weight_chart(recording: &Recording) -> String {
     let legend_x = LEFT + plot_w + 24.0;
     let _ = writeln!(svg, r##"<text x="{legend_x:.2}" y="{TOP:.2}" font-weight="bold" fill="#222222">leaf</text>"##);
     for (k, (_, name, additive)) in series.iter().enumerate() {
-        let ly = TOP + 22.0 + 20.0 * k as f64;
-        let color = PALETTE[k % PALETTE.len()];
-        let dash = if *additive { r#" stroke-dasharray="6 4""# } else { "" };
+        let (dx, ly) = legend.place(k);
+        let lx = legend_x + dx;
+        let (color, dash) = style(k, *additive);
         let _ = writeln!(
             svg,
-            r#"<line x1="{legend_x:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="3"{dash}/>"#,
+            r#"<line x1="{lx:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="3"{dash}/>"#,
             ly - 4.0,
-            legend_x + 24.0,
+            lx + 24.0,
             ly - 4.0
         );
-        let _ =
-            writeln!(svg, r##"<text x="{:.2}" y="{ly:.2}" fill="#222222">{}</text>"##, legend_x + 32.0, escape(name));
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.2}" y="{ly:.2}" fill="#222222">{}</text>"##,
+            lx + SWATCH,
+            label(name, shortened(name, MAX_NAME))
+        );
     }
     svg.push_str("</svg>\n");
     svg
@@ -204,6 +308,129 @@ mod tests {
         let svg = weight_chart(&recording(&[(0.0, Some(1.0)), (0.5, Some(0.5)), (1.0, None), (1.5, Some(0.0))]));
         assert_eq!(svg.matches("<circle").count(), 1, "the lone last sample: {svg}");
         assert!(svg.contains(r#"d="M80.00 64.00 L296.67 270.00 M730.00 476.00""#), "{svg}");
+    }
+
+    /// A recording of `actor` with a leaf per name (additive when it starts with `+`), two
+    /// samples apart.
+    fn leaves(actor: &str, names: &[String]) -> Recording {
+        use crate::report::recording::{Column, Row};
+        let column = |name: &String| Column::Weight {
+            leaf: name.trim_start_matches('+').into(),
+            channel: "body".into(),
+            additive: name.starts_with('+'),
+        };
+        let rows = (0..2).map(|frame| Row { time: frame as f64, frame, values: vec![Some(0.5); names.len()] });
+        let mut recording = Recording::of_hero(names.iter().map(column).collect(), rows.collect(), None);
+        recording.actor_name = actor.into();
+        recording
+    }
+
+    /// The value of attribute `name` in `tag`.
+    fn attribute(tag: &str, name: &str) -> f64 {
+        let value = tag.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next());
+        value.and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no {name} in {tag}"))
+    }
+
+    /// Each drawn text of `svg` in `fill` colour: its tag, the text shown and its tooltip.
+    fn texts<'s>(svg: &'s str, fill: &str) -> Vec<(&'s str, &'s str, Option<&'s str>)> {
+        let texts = svg.lines().filter(|l| l.starts_with("<text ") && l.contains(&format!(r#"fill="{fill}">"#)));
+        texts
+            .map(|line| {
+                let (tag, rest) = line.split_once('>').unwrap();
+                let body = rest.strip_suffix("</text>").unwrap();
+                match body.strip_prefix("<title>").and_then(|b| b.split_once("</title>")) {
+                    Some((tooltip, shown)) => (tag, shown, Some(tooltip)),
+                    None => (tag, body, None),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_small_chart_keeps_its_size_and_a_legend_of_any_length_fits_on_it() {
+        let long = |k: usize| format!("clip_number_{k:02}_with_a_long_name");
+        let cases: [(Vec<String>, f64, f64); 5] = [
+            (vec!["idle".into(), "+ breathe".into()], 960.0, 540.0),
+            ((0..20).map(|k| format!("leaf_{k}")).collect(), 960.0, 540.0),
+            ((0..40).map(long).collect(), 1044.0, 940.0),
+            ((0..41).map(long).collect(), 1334.0, 560.0),
+            ((0..100).map(|k| format!("{}_and_then_some", long(k))).collect(), 1647.0, 820.0),
+        ];
+        for (names, width, height) in cases {
+            let svg = weight_chart(&leaves("hero", &names));
+            let head = svg.lines().next().unwrap();
+            assert_eq!(
+                (attribute(head, "width"), attribute(head, "height")),
+                (width, height),
+                "{} leaves",
+                names.len()
+            );
+            let legend: Vec<_> =
+                texts(&svg, "#222222").into_iter().filter(|(tag, ..)| !tag.contains("anchor")).collect();
+            assert_eq!(legend.len(), names.len() + 1, "the header and a row per leaf");
+            for (tag, shown, tooltip) in legend {
+                let right = attribute(tag, "x") + text_columns(shown) as f64 * CHAR_WIDTH * FONT_SIZE;
+                assert!(right <= width && attribute(tag, "y") <= height - BOTTOM, "{tag}>{shown} on {width}×{height}");
+                // A shortened name shows whole as its tooltip, and only a shortened one.
+                let name = tooltip.unwrap_or(shown);
+                assert!(
+                    shown == "leaf" || names.iter().any(|n| n.trim_start_matches('+') == name.trim_start_matches("+ "))
+                );
+                assert_eq!(tooltip.is_some(), shown.ends_with('…'), "{shown}");
+            }
+        }
+    }
+
+    #[test]
+    fn forty_series_are_drawn_in_forty_styles_and_additive_ones_in_others() {
+        let plain: Vec<_> = (0..40).map(|k| style(k, false)).collect();
+        let additive: Vec<_> = (0..40).map(|k| style(k, true)).collect();
+        let mut all = plain.iter().chain(&additive).collect::<Vec<_>>();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 80);
+        // The first round keeps the look of a chart of up to ten leaves: solid, additive dashed.
+        assert_eq!(style(3, false), (PALETTE[3], String::new()));
+        assert_eq!(style(3, true), (PALETTE[3], r#" stroke-dasharray="6 4""#.to_string()));
+        // The legend shows each series' style.
+        let names: Vec<String> = (0..12).map(|k| format!("leaf_{k}")).collect();
+        let svg = weight_chart(&leaves("hero", &names));
+        let (color, dash) = style(11, false);
+        let swatch = format!(r#"stroke="{color}" stroke-width="3"{dash}/>"#);
+        let swatches = svg.lines().filter(|l| l.starts_with("<line ") && l.contains(r#"stroke-width="3""#));
+        assert!(swatches.clone().nth(11).is_some_and(|l| l.ends_with(&swatch)) && !dash.is_empty(), "{svg}");
+        assert_eq!(swatches.count(), 12);
+    }
+
+    #[test]
+    fn long_names_are_shortened_with_an_ellipsis() {
+        let cases = [
+            ("idle", 8, None),
+            ("abcdefgh", 8, None),
+            ("abcdefghi", 8, Some("abcdefg…")),
+            ("walk forward slowly", 14, Some("walk forward…")),
+            ("歩く歩く歩く", 8, Some("歩く歩…")),
+        ];
+        for (text, max, short) in cases {
+            assert_eq!(shortened(text, max).as_deref(), short, "{text} in {max}");
+            assert!(short.is_none_or(|s| text_columns(s) <= max));
+        }
+    }
+
+    #[test]
+    fn a_long_title_is_shortened_to_fit_and_shows_whole_as_its_tooltip() {
+        let actor = "an_actor_with_a_name_of_about_a_hundred_characters_".repeat(2);
+        let svg = weight_chart(&leaves(&actor, &["idle".into()]));
+        let head = svg.lines().next().unwrap();
+        let (title, shown, tooltip) = texts(&svg, "#222222")[0];
+        let half = text_columns(shown) as f64 * CHAR_WIDTH * TITLE_SIZE / 2.0;
+        let centre = attribute(title, "x");
+        assert!(centre - half >= 0.0 && centre + half <= attribute(head, "width"), "{shown}");
+        assert!(shown.ends_with("… · effective weights over time"), "{shown}");
+        assert_eq!(tooltip, Some(format!("{actor} · effective weights over time").as_str()));
+        let svg = weight_chart(&leaves("hero", &["idle".into()]));
+        let (_, shown, tooltip) = texts(&svg, "#222222")[0];
+        assert_eq!((shown, tooltip), ("hero · effective weights over time", None));
     }
 
     #[test]
