@@ -225,7 +225,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Run { watch: false, script, confinement, .. }) => {
             let (script, args) = script_and_args(&script);
-            run(cli.color, &script, args, confinement.confinement())
+            return run(cli.color, err_style, &script, args, confinement.confinement());
         }
         Some(Command::Test { bless, confinement, dirs }) => {
             return test(err_style, &dirs, bless, confinement.confinement());
@@ -291,9 +291,21 @@ fn mistyped_command(files: &[PathBuf]) -> Option<String> {
     Some(format!("`{word}` is neither a command ({}) nor a file to load at the prompt; {hint}", commands.join(", ")))
 }
 
-fn run(color: ColorChoice, script: &Path, args: &[String], confinement: Confinement) -> Result<(), String> {
-    let host = host(color)?;
-    host.confine(script, confinement).and_then(|()| host.run_file(script, args)).map_err(|e| e.message)
+/// `blendlab run SCRIPT`: exit 0 when it ends, 1 when it fails, its code when it calls
+/// `os.exit` (after everything it printed is written).
+fn run(color: ColorChoice, err_style: Style, script: &Path, args: &[String], confinement: Confinement) -> ExitCode {
+    let ran = host(color).and_then(|host| {
+        let run = host.end_script_on_exit().and_then(|()| host.confine(script, confinement));
+        match run.and_then(|()| host.run_file(script, args)) {
+            Err(_) if let Some(code) = host.exit_code() => Ok(ExitCode::from(code as u8)),
+            Err(e) => Err(e.message),
+            Ok(()) => Ok(ExitCode::SUCCESS),
+        }
+    });
+    ran.unwrap_or_else(|message| {
+        eprintln!("{}", error_line(err_style, &message));
+        ExitCode::from(1)
+    })
 }
 
 /// `blendlab run --golden FILE [--bless] SCRIPT`: exit 0 when the output matches (or FILE

@@ -345,3 +345,36 @@ fn a_lua_file_given_to_bl_load_is_named_for_dofile_from_the_working_folder() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains(r#"run it with dofile("sub/helper.lua")"#), "{}", text(&out.stderr));
 }
+
+#[test]
+fn os_exit_ends_the_script_and_never_the_runner() {
+    let dir = common::scratch("os-exit");
+    std::fs::write(dir.join("a_exits.lua"), "print('actual')\nos.exit(0)\nprint('never')\n").unwrap();
+    std::fs::write(dir.join("a_exits.out"), "expected\n").unwrap();
+    std::fs::write(dir.join("b_fails.lua"), "error('on purpose')\n").unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    // Every script is reported, the one that exits with a difference.
+    let out = blendlab(&["test", dir_arg]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("-expected\n+actual\n+a_exits.lua:2: os.exit(0)\n"), "{stdout}");
+    assert!(stdout.contains("b_fails.lua: no golden file"), "{stdout}");
+    assert!(stdout.ends_with("0 passed, 2 failed\n"), "{stdout}");
+    let (script, golden) = (dir.join("a_exits.lua"), dir.join("a_exits.out"));
+    let golden_run = blendlab(&["run", "--golden", golden.to_str().unwrap(), script.to_str().unwrap()]);
+    assert_eq!(golden_run.status.code(), Some(1));
+    assert!(text(&golden_run.stderr).contains("+actual\n"), "{}", text(&golden_run.stderr));
+    // Blessing writes every golden; a code other than 0 is the script's failure, and no
+    // pcall catches the exit.
+    std::fs::write(&script, "io.write('partial')\nprint(pcall(os.exit, 3))\n").unwrap();
+    let blessed = blendlab(&["test", "--bless", dir_arg]);
+    assert!(text(&blessed.stdout).ends_with("2 passed, 0 failed\n"), "{}", text(&blessed.stdout));
+    assert_eq!(std::fs::read_to_string(&golden).unwrap(), "partial\nerror: a_exits.lua:2: os.exit(3)\n");
+    assert!(dir.join("b_fails.out").exists());
+    let checked = blendlab(&["run", "--partition-check", script.to_str().unwrap()]);
+    assert_eq!(checked.status.code(), Some(1));
+    assert!(text(&checked.stderr).contains("a_exits.lua:2: os.exit(3)"), "{}", text(&checked.stderr));
+    // `run` ends with the script's code, after writing what it printed, unfinished line too.
+    let run = blendlab(&["run", script.to_str().unwrap()]);
+    assert_eq!((run.status.code(), text(&run.stdout), text(&run.stderr)), (Some(3), "partial".into(), "".into()));
+}

@@ -7,7 +7,8 @@
 //! it fails naming the first line that differs. Every run is held to the same
 //! [`Confinement`] as `blendlab run` (`--timeout`, `--max-memory`, `--sandbox`); a run that
 //! its timeout stopped is a failure of its own, never compared or blessed, since the line
-//! it stopped at depends on the machine.
+//! it stopped at depends on the machine. A script's `os.exit` ends the script, never the
+//! runner: its output then ends with the exit's line, an `error:` one unless the code is 0.
 //!
 //! A golden run happens in the script's folder, as `cd FOLDER && blendlab run NAME.lua` would
 //! run it: every path it prints (its own locations, the configs it loads) is relative to that
@@ -64,8 +65,13 @@ pub fn run_captured(
         Err(e) => unreachable!("a host with the built-in prelude starts: {e}"),
     };
     setup(&host);
-    if let Err(e) = host.confine(script, confinement).and_then(|()| host.run_file(script, args)) {
-        let _ = writeln!(capture.clone(), "error: {}", e.message);
+    let ran = host.end_script_on_exit().and_then(|()| host.confine(script, confinement));
+    if let Err(e) = ran.and_then(|()| host.run_file(script, args)) {
+        // `os.exit(0)` ends the script normally, and its output says where; the line stands
+        // on its own after output that left one unfinished.
+        let label = if host.exit_code() == Some(0) { "" } else { "error: " };
+        let newline = if capture.0.borrow().last().is_some_and(|&b| b != b'\n') { "\n" } else { "" };
+        let _ = writeln!(capture.clone(), "{newline}{label}{}", e.message);
     }
     (capture.text(), host)
 }

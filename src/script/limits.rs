@@ -70,6 +70,8 @@ pub(crate) struct Watchdog {
     timed_out: Rc<Cell<bool>>,
     /// The backstop of an armed deadline: dropping it (with the run's host) calls it off.
     backstop: Rc<RefCell<Option<Sender<()>>>>,
+    /// The code of the `os.exit` that ended the script, under [`end_script_on_exit`].
+    exited: Rc<Cell<Option<i32>>>,
 }
 
 impl Watchdog {
@@ -95,6 +97,9 @@ impl Watchdog {
 
     /// `Some(reason)` when running code must stop now.
     pub(crate) fn tripped(&self) -> Option<String> {
+        if let Some(code) = self.exited.get() {
+            return Some(format!("os.exit({code})"));
+        }
         if self.interrupt.load(Ordering::Relaxed) {
             return Some("interrupted".into());
         }
@@ -109,6 +114,40 @@ impl Watchdog {
     pub(crate) fn timed_out(&self) -> bool {
         self.timed_out.get()
     }
+
+    /// The code of the `os.exit` that ended the script, if one did.
+    pub(crate) fn exited(&self) -> Option<i32> {
+        self.exited.get()
+    }
+}
+
+/// Makes `os.exit(code)` end the script rather than the process: it trips `watchdog` (so no
+/// `pcall` catches it, and no frame runs after it) and raises `file:line: os.exit(CODE)`;
+/// the front end then reads the code ([`Watchdog::exited`]). `blendlab test` and the checks
+/// go on with the next run, and `blendlab run` ends with the code after writing everything
+/// the script printed (Lua's own `os.exit` would drop what was still buffered). The code is
+/// Lua's: `true` or nothing 0, `false` 1, else an integer.
+pub(crate) fn end_script_on_exit(lua: &mlua::Lua, watchdog: &Watchdog) -> mlua::Result<()> {
+    let Some(os) = lua.globals().get::<Option<mlua::Table>>("os")? else { return Ok(()) };
+    let watchdog = watchdog.clone();
+    let exit = lua.create_function(move |lua, code: mlua::Value| -> mlua::Result<()> {
+        let code = match code {
+            mlua::Value::Nil | mlua::Value::Boolean(true) => 0,
+            mlua::Value::Boolean(false) => 1,
+            mlua::Value::Integer(code) => code as i32,
+            mlua::Value::Number(code) if code.fract() == 0.0 => code as i32,
+            other => {
+                let got = other.type_name();
+                return Err(super::api::located(
+                    lua,
+                    format!("bad argument #1 to 'exit' (an integer or a boolean expected, got {got})"),
+                ));
+            }
+        };
+        watchdog.exited.set(Some(code));
+        Err(super::api::located(lua, format!("os.exit({code})")))
+    })?;
+    os.set("exit", exit)
 }
 
 /// Makes a tripped watchdog uncatchable: `pcall`, `xpcall` and `coroutine.resume` re-raise

@@ -396,6 +396,18 @@ impl Host {
         self.set_limits(script, confinement.limits)
     }
 
+    /// Makes `os.exit` end this host's script rather than the process (every headless run):
+    /// see [`Host::exit_code`].
+    pub fn end_script_on_exit(&self) -> Result<(), ScriptError> {
+        Ok(limits::end_script_on_exit(&self.lua, &self.state.borrow().watchdog)?)
+    }
+
+    /// The code of the `os.exit` that ended this host's script, if one did: its error is then
+    /// `file:line: os.exit(CODE)`, no failure when the code is 0.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.state.borrow().watchdog.exited()
+    }
+
     /// Whether `--timeout` stopped a script of this host (its error says where).
     pub fn timed_out(&self) -> bool {
         self.state.borrow().watchdog.timed_out()
