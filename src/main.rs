@@ -318,6 +318,10 @@ fn golden_run(
     bless: bool,
     confinement: Confinement,
 ) -> ExitCode {
+    if let Some(message) = not_a_golden(golden, script) {
+        eprintln!("{}", error_line(style, &message));
+        return ExitCode::from(2);
+    }
     let verdict = headless::check_golden(script, args, golden, bless, confinement);
     let message = verdict.describe(script, golden, "run again with --bless");
     if verdict.passed() {
@@ -327,6 +331,21 @@ fn golden_run(
         eprintln!("{}", error_line(style, &message));
         ExitCode::from(1)
     }
+}
+
+/// Why `golden` cannot be `script`'s golden file: a Lua script (`--golden a.lua --bless
+/// a.out`, the two swapped, would overwrite the script), or the script itself.
+fn not_a_golden(golden: &Path, script: &Path) -> Option<String> {
+    let same = golden == script
+        || std::fs::canonicalize(golden).is_ok_and(|g| std::fs::canonicalize(script).is_ok_and(|s| s == g));
+    let lua = golden.extension().is_some_and(|e| e == "lua");
+    (same || lua).then(|| {
+        format!(
+            "--golden {}: {}, not a golden file: give the golden (NAME.out) after --golden, the script last",
+            golden.display(),
+            if same { "the script itself" } else { "a Lua script" }
+        )
+    })
 }
 
 /// `blendlab test DIR…`: every script against its golden, one thread per core.

@@ -378,3 +378,43 @@ fn os_exit_ends_the_script_and_never_the_runner() {
     let run = blendlab(&["run", script.to_str().unwrap()]);
     assert_eq!((run.status.code(), text(&run.stdout), text(&run.stderr)), (Some(3), "partial".into(), "".into()));
 }
+
+#[test]
+fn test_and_golden_runs_take_only_scripts_as_scripts() {
+    let dir = common::scratch("only-scripts");
+    let (script, golden, config) = (dir.join("a.lua"), dir.join("a.out"), dir.join("x.toml"));
+    std::fs::write(&script, "print(1)\n").unwrap();
+    std::fs::write(&golden, "1\n").unwrap();
+    std::fs::write(&config, "x = 1\n").unwrap();
+    let [script_arg, golden_arg, config_arg] = [&script, &golden, &config].map(|p| p.to_str().unwrap());
+    // `test --bless *` names the golden and the config too: refused before anything runs.
+    let star = blendlab(&["test", "--bless", script_arg, golden_arg, config_arg]);
+    assert_eq!(star.status.code(), Some(2));
+    assert_eq!(
+        text(&star.stderr),
+        format!("error: {golden_arg}: not a *.lua file, so not checked (name folders or *.lua files)\n")
+    );
+    assert_eq!(std::fs::read_to_string(&golden).unwrap(), "1\n");
+    let missing = blendlab(&["test", dir.join("missing.lua").to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("missing.lua: cannot read file: "), "{}", text(&missing.stderr));
+    // `--golden a.lua --bless a.out`, the two swapped, and a golden that is the script.
+    for (golden, what) in [(script_arg, "a Lua script"), (golden_arg, "the script itself")] {
+        let swapped = blendlab(&["run", "--golden", golden, "--bless", golden_arg]);
+        assert_eq!(swapped.status.code(), Some(2));
+        assert!(
+            text(&swapped.stderr).contains(&format!("--golden {golden}: {what}, not a golden file")),
+            "{}",
+            text(&swapped.stderr)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), "print(1)\n");
+    let run_golden = blendlab(&["run", "--golden", dir.join("b.out").to_str().unwrap(), "--bless", golden_arg]);
+    assert_eq!(run_golden.status.code(), Some(1));
+    assert!(
+        text(&run_golden.stderr).contains("a.out: a golden file, not a Lua script"),
+        "{}",
+        text(&run_golden.stderr)
+    );
+    assert!(!dir.join("b.out").exists());
+}

@@ -150,7 +150,10 @@ impl Verdict {
 /// that folder meanwhile), each run held to `confinement`, and compares its output with
 /// `golden`, or writes `golden` when `bless` (only if both runs ran to their end and agree).
 pub fn check_golden(script: &Path, args: &[String], golden: &Path, bless: bool, confinement: Confinement) -> Verdict {
-    // A script that is not there has no output to compare, and none to bless.
+    // A script that is not there, or is no script, has no output to compare, and none to bless.
+    if let Some(message) = super::not_a_script(script) {
+        return Verdict::Unchecked { message };
+    }
     if let Err(e) = std::fs::File::open(script) {
         return Verdict::Unchecked { message: e.to_string() };
     }
@@ -213,17 +216,25 @@ pub fn golden_of(script: &Path) -> PathBuf {
     script.with_extension("out")
 }
 
-/// Every `*.EXTENSION` file directly in each folder of `paths` (a file named in `paths` is
-/// taken as it is), sorted by path, without repeats: `blendlab test` finds its scripts and
-/// `blendlab check` its configs this way. A folder without such files (or a path that is
-/// neither) is an error: a CI job pointed at the wrong folder must not pass having checked
+/// Every `*.EXTENSION` file directly in each folder of `paths` (a `*.EXTENSION` file named
+/// in `paths` is taken as it is), sorted by path, without repeats: `blendlab test` finds its
+/// scripts and `blendlab check` its configs this way. A folder without such files, a file
+/// named that is not one (`test --bless *` must not run a golden as a script), or a path that
+/// is neither is an error: a CI job pointed at the wrong folder must not pass having checked
 /// nothing.
 pub fn find_files(paths: &[PathBuf], extension: &str) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
-        if path.is_file() {
+        if !path.is_dir() && path.extension().is_some_and(|e| e == extension) {
+            std::fs::File::open(path).map_err(|e| format!("{}: cannot read file: {e}", path.display()))?;
             files.push(path.clone());
             continue;
+        }
+        if path.is_file() {
+            return Err(format!(
+                "{}: not a *.{extension} file, so not checked (name folders or *.{extension} files)",
+                path.display()
+            ));
         }
         let entries = std::fs::read_dir(path).map_err(|e| format!("{}: cannot read folder: {e}", path.display()))?;
         let found = files.len();

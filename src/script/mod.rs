@@ -213,6 +213,21 @@ pub fn root_message(error: &mlua::Error) -> String {
     }
 }
 
+/// Why `path` is no script to run, judged by its extension (a TOML config, or a golden file
+/// `NAME.out`), in words that follow its name.
+pub fn not_a_script(path: &Path) -> Option<String> {
+    let shown = path.display();
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("toml") => Some(format!(
+            "a TOML config, not a Lua script: load it with bl.load, or at the prompt (`blendlab {shown}`)"
+        )),
+        Some("out") => Some(format!(
+            "a golden file, not a Lua script: `blendlab run --golden {shown} SCRIPT.lua` compares with it"
+        )),
+        _ => None,
+    }
+}
+
 /// Starts `math.random` from the same seed in every run, as the string hashes are (the build
 /// fixes Lua's `luai_makeseed`, `.cargo/config.toml`): a script prints the same numbers and
 /// walks a table with `pairs` in the same order every time, so its output can be a golden.
@@ -263,12 +278,8 @@ impl Host {
     /// Runs a script file as `blendlab run` does: `arg[0]` is the path, `arg[1..]` and `...`
     /// are `args`.
     pub fn run_file(&self, path: &Path, args: &[String]) -> Result<(), ScriptError> {
-        if path.extension().is_some_and(|e| e == "toml") {
-            let message = format!(
-                "{}: a TOML config, not a Lua script: load it with bl.load, or at the prompt (`blendlab {0}`)",
-                path.display()
-            );
-            return Err(ScriptError { message });
+        if let Some(why) = not_a_script(path) {
+            return Err(ScriptError { message: format!("{}: {why}", path.display()) });
         }
         self.run_source(path, read_script(path)?, args)
     }
