@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::io::Write as _;
 use std::process::{Command, Output};
 
 fn blendlab(args: &[&str]) -> Output {
@@ -417,4 +418,21 @@ fn test_and_golden_runs_take_only_scripts_as_scripts() {
         text(&run_golden.stderr)
     );
     assert!(!dir.join("b.out").exists());
+}
+
+#[test]
+fn checks_give_scripts_an_empty_standard_input() {
+    // With input waiting (or a terminal left open) a script's `io.read` would take it, and the
+    // two runs of a check would read different lines.
+    for args in [&["test", "tests/scripts/stdin.lua"][..], &["run", "--partition-check", "tests/scripts/stdin.lua"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"first\nsecond\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stdout));
+    }
 }

@@ -9,6 +9,8 @@
 //! its timeout stopped is a failure of its own, never compared or blessed, since the line
 //! it stopped at depends on the machine. A script's `os.exit` ends the script, never the
 //! runner: its output then ends with the exit's line, an `error:` one unless the code is 0.
+//! Its standard input is empty (`io.read()` returns nil): a check never waits on a terminal,
+//! and its two runs read the same.
 //!
 //! A golden run happens in the script's folder, as `cd FOLDER && blendlab run NAME.lua` would
 //! run it: every path it prints (its own locations, the configs it loads) is relative to that
@@ -65,7 +67,8 @@ pub fn run_captured(
         Err(e) => unreachable!("a host with the built-in prelude starts: {e}"),
     };
     setup(&host);
-    let ran = host.end_script_on_exit().and_then(|()| host.confine(script, confinement));
+    let ran =
+        host.end_script_on_exit().and_then(|()| host.empty_stdin()).and_then(|()| host.confine(script, confinement));
     if let Err(e) = ran.and_then(|()| host.run_file(script, args)) {
         // `os.exit(0)` ends the script normally, and its output says where; the line stands
         // on its own after output that left one unfinished.

@@ -419,6 +419,15 @@ impl Host {
         self.state.borrow().watchdog.exited()
     }
 
+    /// Gives this host's scripts an empty standard input (`blendlab test`, `--golden`,
+    /// `--partition-check`): `io.stdin` and the default input become an empty file, so
+    /// `io.read()` returns nil at once rather than waiting on the terminal, and every run of a
+    /// check reads the same. Nothing to do without `io` (`--sandbox`).
+    pub fn empty_stdin(&self) -> Result<(), ScriptError> {
+        const EMPTY: &str = "if io then io.stdin = assert(io.tmpfile()); io.input(io.stdin) end";
+        Ok(self.lua.load(EMPTY).set_name("=[stdin]").exec()?)
+    }
+
     /// Whether `--timeout` stopped a script of this host (its error says where).
     pub fn timed_out(&self) -> bool {
         self.state.borrow().watchdog.timed_out()
