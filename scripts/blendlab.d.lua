@@ -168,11 +168,11 @@ function Sweep:csv(path) end
 
 ---@class bl.ExpectEvent
 ---@field kind string the event kind (required)
----@field between number[]? `{ t0, t1 }` in seconds, inclusive
+---@field between number[]? `{ t0, t1 }` in seconds, inclusive: exactly two numbers
 ---@field frame integer? the logic frame it happened in
 ---@field actor (bl.Actor|string)?
 ---@field count integer? exactly this many matching events
----@field [string] any any other field of the event must equal this
+---@field [string] string|number any other field of the event must equal this (a string never equals a number)
 
 bl = {}
 
@@ -234,9 +234,10 @@ function bl.expect(condition, message) end
 ---@param tolerance? number default 1e-6
 ---@param message? string
 function bl.near(actual, expected, tolerance, message) end
----Fails unless an event matches (or exactly `count` do); returns the first match.
+---Fails unless an event matches (or exactly `count` do); returns the first match (nil when
+---`count = 0` holds). A spec value of the wrong type is an error.
 ---@param spec bl.ExpectEvent
----@return bl.Event
+---@return bl.Event?
 function bl.expect_event(spec) end
 ---Fails, with a table of expected and actual weights, unless every named leaf's weight is
 ---within `tolerance`.

@@ -41,29 +41,17 @@ impl EventSpec {
             let (key, value) = pair?;
             match key.as_str() {
                 "kind" => out.kind = String::from_lua_value(lua, value, "kind")?,
-                "between" => {
-                    let Value::Table(window) = value else {
-                        return Err(located(lua, "bl.expect_event: `between` takes { t0, t1 } in seconds"));
-                    };
-                    let tick = |t: f64| {
-                        Ticks::from_secs(t).map_err(|e| located(lua, format!("bl.expect_event: between: {e}")))
-                    };
-                    let (t0, t1) = (tick(window.get(1)?)?, tick(window.get(2)?)?);
-                    if t1 < t0 {
-                        let (t0, t1) = (crate::config::number(t0.secs()), crate::config::number(t1.secs()));
-                        return Err(located(
-                            lua,
-                            format!("bl.expect_event: `between` = {{ {t0}, {t1} }} ends before it starts"),
-                        ));
-                    }
-                    out.between = Some((t0, t1));
-                }
+                "between" => out.between = Some(window(lua, &value)?),
                 "actor" => {
                     let id = actor_of(lua, "bl.expect_event", session, value)?;
                     out.actor = Some((id, session.actor(id).name().to_string()));
                 }
                 "count" => out.count = Some(usize::from_lua_value(lua, value, "count")?),
-                _ => out.fields.push((key, value)),
+                "frame" => {
+                    let frame = usize::from_lua_value(lua, value, "frame")?;
+                    out.fields.push((key, Value::Number(frame as f64)));
+                }
+                _ => out.fields.push((key.clone(), field_value(lua, &key, value)?)),
             }
         }
         if out.kind.is_empty() {
@@ -107,7 +95,12 @@ impl EventSpec {
     fn describe(&self) -> String {
         let mut text = self.kind.clone();
         for (key, value) in &self.fields {
+            // A string that reads as a number is quoted: `local_frame="8"` never matches the
+            // number 8 that the event line shows as `local_frame=8`.
             let shown = match value {
+                Value::String(s) if s.to_string_lossy().trim().parse::<f64>().is_ok() => {
+                    format!("{:?}", s.to_string_lossy())
+                }
                 Value::String(s) => s.to_string_lossy(),
                 other => number(other).map_or_else(|| format!("{other:?}"), crate::config::number),
             };
@@ -130,6 +123,53 @@ impl EventSpec {
     }
 }
 
+/// `between = { t0, t1 }`: exactly two times in seconds, rounded to ticks, the first not
+/// after the second.
+fn window(lua: &Lua, value: &Value) -> mlua::Result<(Ticks, Ticks)> {
+    let times = match value {
+        Value::Table(window) if window.pairs::<Value, Value>().count() == 2 => (window.raw_get(1)?, window.raw_get(2)?),
+        _ => (Value::Nil, Value::Nil),
+    };
+    let (Some(t0), Some(t1)) = (number(&times.0), number(&times.1)) else {
+        return Err(located(
+            lua,
+            format!(
+                "bl.expect_event: `between` takes two times in seconds, {{ t0, t1 }}, got {}; e.g. between = {{ 0.1, 0.3 }}",
+                shown(value)?
+            ),
+        ));
+    };
+    let tick = |t: f64| Ticks::from_secs(t).map_err(|e| located(lua, format!("bl.expect_event: between: {e}")));
+    let (t0, t1) = (tick(t0)?, tick(t1)?);
+    if t1 < t0 {
+        let (t0, t1) = (crate::config::number(t0.secs()), crate::config::number(t1.secs()));
+        return Err(located(lua, format!("bl.expect_event: `between` = {{ {t0}, {t1} }} ends before it starts")));
+    }
+    Ok((t0, t1))
+}
+
+/// The value a spec wants of an event's field `key`: a string or a number, as fields are.
+fn field_value(lua: &Lua, key: &str, value: Value) -> mlua::Result<Value> {
+    match value {
+        Value::String(_) | Value::Integer(_) | Value::Number(_) => Ok(value),
+        other => Err(located(
+            lua,
+            format!(
+                "bl.expect_event: `{key}` takes a string or a number, as an event's fields are, got {}; e.g. {key} = \"walk\"",
+                shown(&other)?
+            ),
+        )),
+    }
+}
+
+/// A value a spec was given, as an error shows it: strings quoted, tables as Lua writes them.
+fn shown(value: &Value) -> mlua::Result<String> {
+    match value {
+        Value::String(s) => Ok(format!("{:?}", s.to_string_lossy())),
+        other => super::pretty(other),
+    }
+}
+
 /// Conversions of spec values with errors that name the key.
 trait FromSpec: Sized {
     fn from_lua_value(lua: &Lua, value: Value, key: &str) -> mlua::Result<Self>;
@@ -148,7 +188,10 @@ impl FromSpec for usize {
     fn from_lua_value(lua: &Lua, value: Value, key: &str) -> mlua::Result<Self> {
         match number(&value) {
             Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
-            _ => Err(located(lua, format!("bl.expect_event: `{key}` takes a whole number ≥ 0"))),
+            _ => Err(located(
+                lua,
+                format!("bl.expect_event: `{key}` takes a whole number ≥ 0, got {}; e.g. {key} = 2", shown(&value)?),
+            )),
         }
     }
 }
@@ -182,8 +225,9 @@ fn listing(log: &EventLog, events: &[&Event]) -> String {
     text
 }
 
-/// `bl.expect_event(spec)`: the first matching event (as `bl.events` gives it).
-fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
+/// `bl.expect_event(spec)`: the first matching event (as `bl.events` gives it), nil when
+/// `count = 0` holds.
+fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Option<Table>> {
     let host = state.borrow();
     let spec = EventSpec::from_table(lua, &host.session, spec)?;
     let all = host.session.events();
@@ -193,7 +237,7 @@ fn expect_event(lua: &Lua, state: &Shared, spec: Table) -> mlua::Result<Table> {
         None => !matching.is_empty(),
     };
     if found {
-        return matching.first().map_or_else(|| lua.create_table(), |e| event_table(lua, e, all.actor_name(e)));
+        return matching.first().map(|e| event_table(lua, e, all.actor_name(e))).transpose();
     }
     let of_kind: Vec<&Event> = all.iter().filter(|e| e.kind.name() == spec.kind).collect();
     let actual = if !matching.is_empty() {

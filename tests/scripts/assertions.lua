@@ -22,6 +22,17 @@ show("no kind", pcall(bl.expect_event, { name = "quarter" }))
 show("misspelt kind", pcall(bl.expect_event, { kind = "signl" }))
 show("misspelt field", pcall(bl.expect_event, { kind = "signal", nmae = "quarter" }))
 show("window backwards", pcall(bl.expect_event, { kind = "signal", between = { 0.5, 0.1 } }))
+-- A spec's values are checked for their type before anything is looked for.
+show("window of one", pcall(bl.expect_event, { kind = "signal", between = { 0.27 } }))
+show("window of three", pcall(bl.expect_event, { kind = "signal", between = { 0.1, 0.2, 0.3 } }))
+show("window not numbers", pcall(bl.expect_event, { kind = "signal", between = { 0.1, "a" } }))
+show("field a table", pcall(bl.expect_event, { kind = "clip_begin", clip = { 1 } }))
+show("frame a string", pcall(bl.expect_event, { kind = "signal", frame = "x" }))
+show("count a fraction", pcall(bl.expect_event, { kind = "signal", count = 0.5 }))
+-- A string where the event holds a number is shown quoted: it never matches.
+show("number as a string", pcall(bl.expect_event, { kind = "reload_applied", generation = "1" }))
+-- `count = 0` holds when nothing matches, and returns nil: there is no first match.
+print("count = 0:", bl.expect_event { kind = "signal", name = "never", count = 0 })
 
 -- expect_weights: leaf weights (and <default>) within a tolerance, per channel.
 local hero = bl.spawn("hero", { graph = "hero" })
