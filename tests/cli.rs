@@ -436,3 +436,28 @@ fn checks_give_scripts_an_empty_standard_input() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stdout));
     }
 }
+
+#[test]
+fn goldens_that_hold_nothing_a_failure_or_crlf_are_named_so() {
+    let dir = common::scratch("golden-notes");
+    std::fs::write(dir.join("a_silent.lua"), "local x = 1\n").unwrap();
+    std::fs::write(dir.join("b_fails.lua"), "print(1)\nerror('boom')\n").unwrap();
+    std::fs::write(dir.join("c_crlf.lua"), "print('a')\nprint('b')\n").unwrap();
+    std::fs::write(dir.join("c_crlf.out"), "a\r\nb\r\n").unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    let checked = blendlab(&["test", dir_arg]);
+    let stdout = text(&checked.stdout);
+    assert!(stdout.contains("c_crlf.lua: output differs from "), "{stdout}");
+    assert!(stdout.contains("c_crlf.out only in line endings: the golden has CRLF line endings"), "{stdout}");
+    assert!(!stdout.contains("-a\r"), "no diff of lines that look the same: {stdout}");
+    // Blessing still writes them, saying what they hold.
+    let blessed = text(&blendlab(&["test", "--bless", dir_arg]).stdout);
+    assert!(
+        blessed.contains("(0 lines); note: a_silent.out holds no output: it guards only against errors"),
+        "{blessed}"
+    );
+    let failure = "(2 lines); note: b_fails.out holds the script's failure (error: b_fails.lua:2: boom)";
+    assert!(blessed.contains(failure), "{blessed}");
+    assert!(blessed.ends_with("3 passed, 0 failed\n"), "{blessed}");
+    assert_eq!(std::fs::read_to_string(dir.join("a_silent.out")).unwrap(), "");
+}

@@ -98,8 +98,9 @@ pub(crate) fn last_error(output: &str) -> Option<&str> {
 pub enum Verdict {
     /// The output equals the golden file.
     Same,
-    /// The golden file was (re)written with the output.
-    Blessed { lines: usize },
+    /// The golden file was (re)written with the output: how many lines, and the error the
+    /// script failed with, if it did (the golden now expects that failure).
+    Blessed { lines: usize, failure: Option<String> },
     /// There is no golden file.
     Missing,
     /// The output differs from the golden file: what the golden holds and what the script
@@ -122,13 +123,25 @@ impl Verdict {
 
     /// What to tell a person, naming the script and its golden; how to bless for `Missing`.
     pub fn describe(&self, script: &Path, golden: &Path, bless_hint: &str) -> String {
+        let name = golden.file_name().map_or_else(|| golden.display().to_string(), |n| n.to_string_lossy().into());
         let (script, golden) = (script.display(), golden.display());
         match self {
             Verdict::Same => format!("{script}: output matches {golden}"),
-            Verdict::Blessed { lines } => {
-                format!("{script}: wrote {golden} ({})", crate::report::count(*lines, "line"))
+            Verdict::Blessed { lines, failure } => {
+                let mut text = format!("{script}: wrote {golden} ({})", crate::report::count(*lines, "line"));
+                if *lines == 0 {
+                    let _ = write!(text, "; note: {name} holds no output: it guards only against errors");
+                }
+                if let Some(failure) = failure {
+                    let _ = write!(text, "; note: {name} holds the script's failure (error: {failure})");
+                }
+                text
             }
             Verdict::Missing => format!("{script}: no golden file {golden}; {bless_hint} to create it"),
+            Verdict::Differs { expected, actual } if expected.replace("\r\n", "\n") == *actual => format!(
+                "{script}: output differs from {golden} only in line endings: the golden has CRLF line endings \
+                 (git's autocrlf?); bless it again, and keep goldens LF (`*.out -text` in .gitattributes)"
+            ),
             Verdict::Differs { expected, actual } => {
                 let diff = unified_diff(expected, actual, &golden.to_string(), &script.to_string());
                 format!("{script}: output differs from {golden}:\n{}", diff.trim_end())
@@ -202,7 +215,9 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
     }
     if bless {
         return match write_atomically(golden, &first) {
-            Ok(()) => Verdict::Blessed { lines: first.lines().count() },
+            Ok(()) => {
+                Verdict::Blessed { lines: first.lines().count(), failure: last_error(&first).map(str::to_string) }
+            }
             Err(e) => Verdict::Unchecked { message: format!("cannot write {}: {e}", golden.display()) },
         };
     }
