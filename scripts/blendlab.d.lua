@@ -240,7 +240,7 @@ function bl.near(actual, expected, tolerance, message) end
 ---@return bl.Event?
 function bl.expect_event(spec) end
 ---Fails, with a table of expected and actual weights, unless every named leaf's weight is
----within `tolerance`.
+---within `tolerance` (at least one leaf must be named).
 ---@param actor bl.Actor|string
 ---@param weights bl.Weights
 ---@param tolerance? number default 1e-6

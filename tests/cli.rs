@@ -461,3 +461,14 @@ fn goldens_that_hold_nothing_a_failure_or_crlf_are_named_so() {
     assert!(blessed.ends_with("3 passed, 0 failed\n"), "{blessed}");
     assert_eq!(std::fs::read_to_string(dir.join("a_silent.out")).unwrap(), "");
 }
+
+#[test]
+fn a_partition_check_of_a_script_that_cannot_be_read_says_so_plainly() {
+    let out = blendlab(&["run", "--partition-check", "no/such/script.lua"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("error: no/such/script.lua: cannot read the script: "),
+        "{}",
+        text(&out.stderr)
+    );
+}

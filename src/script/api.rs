@@ -295,7 +295,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         "near",
         lua.create_function(|lua, (actual, expected, tol, message): (f64, f64, Option<f64>, Option<String>)| {
             let tol = super::assert::tolerance(lua, "bl.near", tol)?;
-            let within = (actual - expected).abs() <= tol; // false for NaN, as it should be
+            // Equal infinities are equal (their difference is NaN); NaN is near nothing.
+            let within = actual == expected || (actual - expected).abs() <= tol;
             if !within {
                 let what = message.map_or(String::new(), |m| format!(" ({m})"));
                 return Err(located(

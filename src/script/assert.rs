@@ -280,7 +280,14 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
         Some(name) => graph.channels().iter().position(|ch| ch == name).ok_or_else(|| {
             let hint = suggestion(name, graph.channels().iter().map(String::as_str))
                 .map_or(String::new(), |h| format!("; {h}"));
-            located(lua, format!("bl.expect_weights: actor `{}` has no channel `{name}`{hint}", a.name()))
+            let channels = graph.channels().join(", ");
+            located(
+                lua,
+                format!(
+                    "bl.expect_weights: actor `{}` has no channel `{name}` (its channels: {channels}){hint}",
+                    a.name()
+                ),
+            )
         })?,
         None => 0,
     };
@@ -298,7 +305,13 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
         }
         wanted.push((leaf, weight));
     }
-    let within = |w: f64, e: f64| (w - e).abs() <= tol; // false for NaN
+    if wanted.is_empty() {
+        return Err(located(
+            lua,
+            "bl.expect_weights: nothing to check: name at least one leaf, e.g. { walk = 0.5 } (\"<default>\" too)",
+        ));
+    }
+    let within = |w: f64, e: f64| w == e || (w - e).abs() <= tol; // false for NaN
     let off = |leaf: &str, w: f64| wanted.iter().find(|(n, _)| n == leaf).is_some_and(|&(_, e)| !within(w, e));
     if !actual.iter().any(|(leaf, w)| off(leaf, *w)) {
         return Ok(());
@@ -321,8 +334,9 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
     Err(located(
         lua,
         format!(
-            "expectation failed: weights of {} ({channel}) off by more than {tol:e}\n{}",
+            "expectation failed: weights of {} ({channel}) off by more than {}\n{}",
             a.name(),
+            crate::config::number(tol),
             table.trim_end()
         ),
     ))

@@ -331,6 +331,8 @@ fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String
 /// agree but every run ends with an error — the summary with that error: the script fails,
 /// and a check of it fails as `blendlab run` of it does.
 pub fn partition_check(script: &Path, args: &[String], confinement: Confinement) -> Result<String, String> {
+    // A script that cannot be read has no runs to compare.
+    std::fs::File::open(script).map_err(|e| format!("{}: cannot read the script: {e}", script.display()))?;
     let reference = run(script, args, StepPlan::AsWritten, confinement)?;
     let mut out = String::new();
     for plan in StepPlan::CHECKED {

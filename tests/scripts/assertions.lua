@@ -46,6 +46,11 @@ show("unknown channel", pcall(bl.expect_weights, hero, { lean = 0.8 }, 1e-6, "up
 show("negative tolerance", pcall(bl.expect_weights, hero, { lean = 0.8 }, -1))
 show("near, negative tolerance", pcall(bl.near, 0.8, 0.8, -1e-9))
 show("near, round numbers", pcall(bl.near, 100000, 1000, 0.5))
+show("near, equal infinities", pcall(bl.near, 1 / 0, 1 / 0))
+show("near, NaN", pcall(bl.near, 0 / 0, 0 / 0))
+show("no tolerance", pcall(bl.expect_weights, hero, { lean = 0.7 }, 0, "lower"))
+show("unknown channel without a near name", pcall(bl.expect_weights, hero, { lean = 0.8 }, 1e-6, "legs"))
+show("nothing to check", pcall(bl.expect_weights, hero, {}))
 
 -- no_duplicate_events: no event twice in one frame for one actor.
 bl.no_duplicate_events()
