@@ -240,6 +240,12 @@ mod tests {
     use crate::compile::{Snapshot, compile};
     use crate::config::SourceFile;
 
+    /// The snapshot of one config file's `text`, which must compile.
+    fn library_of(text: String) -> Snapshot {
+        let compiled = compile(&[SourceFile { path: "l.toml".into(), text }]);
+        compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
+    }
+
     #[test]
     fn a_timeline_without_tasks_ends_as_the_scan_of_its_clips_would() {
         let text = r#"
@@ -252,8 +258,7 @@ wrap = "none"
 name = "main"
 clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out = 0.1 }]
 "#;
-        let compiled = compile(&[SourceFile { path: "l.toml".into(), text: text.into() }]);
-        let snapshot = compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics));
+        let snapshot = library_of(text.into());
         let def = &snapshot.timelines[snapshot.timeline_id("struck").unwrap()];
         assert!(def.lifetime.is_none());
         for interrupted in [false, true] {
@@ -282,8 +287,7 @@ name = "control"
 clips = [{{ name = "lock", start_frame = 0, end_frame = {end}, task = {{ type = "MovementLock" }} }}]
 "#
             );
-            let compiled = compile(&[SourceFile { path: "l.toml".into(), text }]);
-            compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
+            library_of(text)
         };
         let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
         let began = def(&library(8));
@@ -311,8 +315,7 @@ name = "control"
 clips = [{{ name = "lock", start_frame = 0, end_frame = 14, task = {{ type = "{task}", scope = "flow" }} }}]
 "#
             );
-            let compiled = compile(&[SourceFile { path: "l.toml".into(), text }]);
-            compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
+            library_of(text)
         };
         let (began, now) = (library("MovementLock"), library(r#"Emit", name = "e"#));
         fn def(snapshot: &Snapshot) -> &Timeline {
