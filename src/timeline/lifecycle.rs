@@ -68,17 +68,23 @@ impl Lifecycle {
     /// clip is gone, renamed, has no task now, or now ends before the current frame — gets
     /// Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
     /// is released), then every flow-scoped task that began and was not taken over gets
-    /// Dispose (reverse order of Begin), as at the end of a playback.
+    /// Dispose (reverse order of Begin), as at the end of a playback. A lifecycle that never
+    /// followed frames (`old_def` had no task clips) is at the frame of `last`, the raw time
+    /// of the playback's latest frame, so the first task clips a reload adds never replay
+    /// the frames before it.
     pub fn carry_over(
         &self,
-        old_def: &Timeline,
-        def: &Timeline,
+        (old_def, def): (&Timeline, &Timeline),
+        last: Option<Ticks>,
         source: std::fmt::Arguments,
         events: &mut Vec<EventKind>,
     ) -> Lifecycle {
         let mut new = Lifecycle::default();
         new.restart(def, Ticks::ZERO, source);
-        (new.frame, new.offset) = (self.frame, self.offset);
+        (new.frame, new.offset) = match (old_def.lifetime, last, def.frame_rate) {
+            (None, Some(raw), Some(rate)) => (raw.last_frame_at(rate), 0),
+            _ => (self.frame, self.offset),
+        };
         let task_clips: BTreeMap<&str, usize> =
             def.clips.iter().enumerate().filter(|(_, c)| c.task.is_some()).map(|(n, c)| (c.name.as_ref(), n)).collect();
         let mut carried: Vec<Option<usize>> = vec![None; old_def.clips.len()];
@@ -295,10 +301,47 @@ clips = [{{ name = "lock", start_frame = 0, end_frame = {end}, task = {{ type = 
         lifecycle.advance(&began, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
         for (end, interrupted) in [(4, true), (5, false)] {
             let mut events = Vec::new();
-            let carried = lifecycle.carry_over(&began, &def(&library(end)), format_args!("skill#1"), &mut events);
+            let later = Some(Ticks::from_secs(0.4).unwrap());
+            let carried =
+                lifecycle.carry_over((&began, &def(&library(end))), later, format_args!("skill#1"), &mut events);
             assert_eq!(events.iter().any(|e| matches!(e, EventKind::ClipInterrupt { .. })), interrupted, "{events:?}");
             assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "pending" } else { "running" }));
         }
+    }
+
+    /// A reload that gives a playing timeline its first task clips starts their lifecycle at
+    /// the frame the playback is at: a clip whose range holds the next frame begins late
+    /// there, and nothing before it is replayed.
+    #[test]
+    fn first_task_clips_begin_at_the_next_frame_not_from_the_start() {
+        let library = |task: &str| {
+            library_of(format!(
+                r#"
+[clips]
+a = {{ length = 5.0 }}
+[timelines.skill]
+frame_rate = 10
+[[timelines.skill.tracks]]
+name = "control"
+clips = [{{ name = "x", start_frame = 0, end_frame = 20, motion = "a"{task} }}]
+"#
+            ))
+        };
+        let (without, with) = (library(""), library(r#", task = { type = "MovementLock" }"#));
+        let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
+        let (old_def, def) = (def(&without), def(&with));
+        let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
+        assert!(!lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), &mut Vec::new()));
+        let last = Some(Ticks::from_secs(0.4).unwrap());
+        let mut carried = lifecycle.carry_over((&old_def, &def), last, format_args!("skill#1"), &mut Vec::new());
+        assert_eq!(carried.frame(), 4);
+        let mut events = Vec::new();
+        carried.advance(&def, Ticks::from_secs(0.5).unwrap(), &mut events);
+        let begun: Vec<i64> = events
+            .iter()
+            .filter_map(|e| if let EventKind::ClipBegin { local_frame, .. } = e { Some(*local_frame) } else { None })
+            .collect();
+        assert_eq!(begun, [5], "{events:?}");
     }
 
     /// A flow-scoped task's Dispose names the task that began, even when the clip's task is
