@@ -65,7 +65,8 @@ impl Lifecycle {
     /// task clip of `old_def` with its name (begun, finished, its place among the flow-scoped
     /// tasks); one that is new is pending, and begins at the next frame its range contains
     /// (late, as with `from_frame`). A task that is running and can no longer finish — its
-    /// clip is gone, renamed, has no task now, or now ends before the current frame — gets
+    /// clip is gone, renamed, has no task now or a task of another type (a lock that became
+    /// an `Emit` would never be released), or now ends before the current frame — gets
     /// Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
     /// is released), then every flow-scoped task that began and was not taken over gets
     /// Dispose (reverse order of Begin), as at the end of a playback. A lifecycle that never
@@ -92,8 +93,12 @@ impl Lifecycle {
             let Some(task) = &clip.task else { continue };
             let n = task_clips.get(clip.name.as_ref()).copied();
             let running = self.begun[o] && !self.finished[o];
-            // Frames up to `self.frame` have run: a task finishes only at a later `end_frame`.
-            let finishes = n.is_some_and(|n| def.clips[n].frames.is_some_and(|(_, end)| end > self.frame));
+            // Frames up to `self.frame` have run: a task finishes only at a later `end_frame`,
+            // and as the task that began (its Finish must undo what its Begin did).
+            let finishes = n.is_some_and(|n| {
+                let same_type = def.clips[n].task.as_ref().is_some_and(|t| t.kind.task_name() == task.kind.task_name());
+                same_type && def.clips[n].frames.is_some_and(|(_, end)| end > self.frame)
+            });
             if running && !finishes {
                 let (clip, local_frame, task) = (clip.name.clone(), self.frame, task.kind.task_name());
                 events.push(EventKind::ClipInterrupt { clip, local_frame, task });
@@ -342,6 +347,37 @@ clips = [{{ name = "x", start_frame = 0, end_frame = 20, motion = "a"{task} }}]
             .filter_map(|e| if let EventKind::ClipBegin { local_frame, .. } = e { Some(*local_frame) } else { None })
             .collect();
         assert_eq!(begun, [5], "{events:?}");
+    }
+
+    /// A reload that gives a running task's clip a task of another type interrupts the task
+    /// that began (its command releasing its lock); the clip's new task begins late at the
+    /// next frame.
+    #[test]
+    fn a_running_task_whose_type_changed_is_interrupted() {
+        let library = |task: &str| {
+            library_of(format!(
+                r#"
+[timelines.skill]
+frame_rate = 10
+[[timelines.skill.tracks]]
+name = "control"
+clips = [{{ name = "lock", start_frame = 0, end_frame = 20, task = {{ type = "{task}" }} }}]
+"#
+            ))
+        };
+        let (began, now) = (library("MovementLock"), library(r#"Emit", name = "e"#));
+        let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
+        let (old_def, def) = (def(&began), def(&now));
+        let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
+        lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
+        let (last, mut events) = (Some(Ticks::from_secs(0.4).unwrap()), Vec::new());
+        let mut carried = lifecycle.carry_over((&old_def, &def), last, format_args!("skill#1"), &mut events);
+        let kinds: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
+        assert!(matches!(events[0], EventKind::ClipInterrupt { task: TaskName::MovementLock, .. }), "{kinds:?}");
+        assert!(kinds[1].contains("ReleaseMovementLock"), "{kinds:?}");
+        let mut later = Vec::new();
+        carried.advance(&def, Ticks::from_secs(0.5).unwrap(), &mut later);
+        assert!(matches!(later[0], EventKind::ClipBegin { local_frame: 5, task: TaskName::Emit, .. }), "{later:?}");
     }
 
     /// A flow-scoped task's Dispose names the task that began, even when the clip's task is
