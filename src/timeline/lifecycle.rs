@@ -284,31 +284,33 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
         }
     }
 
+    /// Timeline `skill` at `rate` Hz whose track `control` holds the one clip `clip` (TOML
+    /// inline-table fields; the clip `a` of 5 s is there to play).
+    fn skill(rate: u32, clip: &str) -> Timeline {
+        let snapshot = library_of(format!(
+            "[clips]\na = {{ length = 5.0 }}\n[timelines.skill]\nframe_rate = {rate}\n\
+             [[timelines.skill.tracks]]\nname = \"control\"\nclips = [{{ {clip} }}]\n"
+        ));
+        snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone()
+    }
+
     /// A reload that moves a running task's `end_frame` before the current frame interrupts it
     /// (that frame will not run again to finish it); one that moves it later keeps it running.
     #[test]
     fn a_reload_interrupts_a_running_task_that_can_no_longer_finish() {
-        let library = |end: i64| {
-            let text = format!(
-                r#"
-[timelines.skill]
-frame_rate = 10
-[[timelines.skill.tracks]]
-name = "control"
-clips = [{{ name = "lock", start_frame = 0, end_frame = {end}, task = {{ type = "MovementLock" }} }}]
-"#
-            );
-            library_of(text)
+        let lock = |end: i64| {
+            skill(
+                10,
+                &format!(r#"name = "lock", start_frame = 0, end_frame = {end}, task = {{ type = "MovementLock" }}"#),
+            )
         };
-        let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
-        let began = def(&library(8));
+        let began = lock(8);
         let mut lifecycle = Lifecycle::new(&began, Ticks::ZERO, format_args!("skill#1"));
         lifecycle.advance(&began, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
         for (end, interrupted) in [(4, true), (5, false)] {
             let mut events = Vec::new();
             let later = Some(Ticks::from_secs(0.4).unwrap());
-            let carried =
-                lifecycle.carry_over((&began, &def(&library(end))), later, format_args!("skill#1"), &mut events);
+            let carried = lifecycle.carry_over((&began, &lock(end)), later, format_args!("skill#1"), &mut events);
             assert_eq!(events.iter().any(|e| matches!(e, EventKind::ClipInterrupt { .. })), interrupted, "{events:?}");
             assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "pending" } else { "running" }));
         }
@@ -319,22 +321,9 @@ clips = [{{ name = "lock", start_frame = 0, end_frame = {end}, task = {{ type = 
     /// there, and nothing before it is replayed.
     #[test]
     fn first_task_clips_begin_at_the_next_frame_not_from_the_start() {
-        let library = |task: &str| {
-            library_of(format!(
-                r#"
-[clips]
-a = {{ length = 5.0 }}
-[timelines.skill]
-frame_rate = 10
-[[timelines.skill.tracks]]
-name = "control"
-clips = [{{ name = "x", start_frame = 0, end_frame = 20, motion = "a"{task} }}]
-"#
-            ))
-        };
-        let (without, with) = (library(""), library(r#", task = { type = "MovementLock" }"#));
-        let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
-        let (old_def, def) = (def(&without), def(&with));
+        let clip =
+            |task: &str| skill(10, &format!(r#"name = "x", start_frame = 0, end_frame = 20, motion = "a"{task}"#));
+        let (old_def, def) = (clip(""), clip(r#", task = { type = "MovementLock" }"#));
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
         assert!(!lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), &mut Vec::new()));
         let last = Some(Ticks::from_secs(0.4).unwrap());
@@ -354,20 +343,10 @@ clips = [{{ name = "x", start_frame = 0, end_frame = 20, motion = "a"{task} }}]
     /// next frame.
     #[test]
     fn a_running_task_whose_type_changed_is_interrupted() {
-        let library = |task: &str| {
-            library_of(format!(
-                r#"
-[timelines.skill]
-frame_rate = 10
-[[timelines.skill.tracks]]
-name = "control"
-clips = [{{ name = "lock", start_frame = 0, end_frame = 20, task = {{ type = "{task}" }} }}]
-"#
-            ))
+        let lock = |task: &str| {
+            skill(10, &format!(r#"name = "lock", start_frame = 0, end_frame = 20, task = {{ type = "{task}" }}"#))
         };
-        let (began, now) = (library("MovementLock"), library(r#"Emit", name = "e"#));
-        let def = |snapshot: &Snapshot| snapshot.timelines[snapshot.timeline_id("skill").unwrap()].clone();
-        let (old_def, def) = (def(&began), def(&now));
+        let (old_def, def) = (lock("MovementLock"), lock(r#"Emit", name = "e"#));
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
         lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
         let (last, mut events) = (Some(Ticks::from_secs(0.4).unwrap()), Vec::new());
@@ -384,26 +363,19 @@ clips = [{{ name = "lock", start_frame = 0, end_frame = 20, task = {{ type = "{t
     /// another by then (a reload keeps a lifecycle whose clips keep their names).
     #[test]
     fn a_dispose_names_the_task_that_began() {
-        let library = |task: &str| {
-            let text = format!(
-                r#"
-[timelines.skill]
-frame_rate = 30
-[[timelines.skill.tracks]]
-name = "control"
-clips = [{{ name = "lock", start_frame = 0, end_frame = 14, task = {{ type = "{task}", scope = "flow" }} }}]
-"#
-            );
-            library_of(text)
+        let lock = |task: &str| {
+            skill(
+                30,
+                &format!(
+                    r#"name = "lock", start_frame = 0, end_frame = 14, task = {{ type = "{task}", scope = "flow" }}"#
+                ),
+            )
         };
-        let (began, now) = (library("MovementLock"), library(r#"Emit", name = "e"#));
-        fn def(snapshot: &Snapshot) -> &Timeline {
-            &snapshot.timelines[snapshot.timeline_id("skill").unwrap()]
-        }
-        let mut lifecycle = Lifecycle::new(def(&began), Ticks::ZERO, format_args!("skill#1"));
-        lifecycle.advance(def(&began), Ticks::from_secs(0.1).unwrap(), &mut Vec::new());
+        let (began, now) = (lock("MovementLock"), lock(r#"Emit", name = "e"#));
+        let mut lifecycle = Lifecycle::new(&began, Ticks::ZERO, format_args!("skill#1"));
+        lifecycle.advance(&began, Ticks::from_secs(0.1).unwrap(), &mut Vec::new());
         let mut events = Vec::new();
-        lifecycle.end(def(&now), true, &mut events);
+        lifecycle.end(&now, true, &mut events);
         let dispose = events.iter().find(|e| matches!(e, EventKind::TaskDispose { .. }));
         assert!(matches!(dispose, Some(EventKind::TaskDispose { task: TaskName::MovementLock, .. })), "{events:?}");
     }
