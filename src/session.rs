@@ -177,6 +177,11 @@ pub enum SessionError {
         if *.state == PlaybackState::Interrupted { "was interrupted" } else { "has completed" }
     )]
     PlaybackEnded { serial: u64, timeline: String, actor: String, state: PlaybackState },
+    #[error(
+        "timeline `{timeline}` is in loop pass {pass}, which replays from {loop_start} s: a seek within it \
+         goes to a time from {loop_start} s on, got {to} s"
+    )]
+    SeekBeforeLoopStart { timeline: String, pass: i64, loop_start: f64, to: f64 },
     #[error("layer `{layer}` of actor `{actor}` is not a transition layer")]
     NotATransitionLayer { actor: String, layer: String },
     #[error("a transition takes a duration in seconds from 0 to 1e6, got {0}")]
@@ -727,6 +732,12 @@ impl Session {
                 actor: a.name().into(),
                 state,
             });
+        }
+        let def = &self.snapshot.timelines[playback.timeline];
+        let pass = playback.pass(def, now);
+        if to < def.pass_start(pass) {
+            let (timeline, loop_start) = (def.name.to_string(), def.loop_start.secs());
+            return Err(SessionError::SeekBeforeLoopStart { timeline, pass, loop_start, to: to.secs() });
         }
         let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
         playback.seek(&self.snapshot, &a.params, now, to, policy, &mut events);

@@ -64,7 +64,7 @@ impl Builder<'_> {
             markers: Vec::new(),
             tree: IntervalTree::default(),
             lifetime: None,
-            loop_frame: 0,
+            loop_start: Ticks::ZERO,
         };
         let mut pending: Vec<Pending> = Vec::new();
         let mut markers: Vec<&Spanned<RawMarker>> = raw.markers.iter().collect();
@@ -101,21 +101,13 @@ impl Builder<'_> {
                 ),
             );
         }
-        let loop_frame = pending
-            .iter()
-            .filter(|p| p.raw.get_ref().loop_start)
-            .filter_map(|p| p.clip.frames)
-            .map(|f| f.0)
-            .min()
-            .unwrap_or(0);
+        timeline.loop_start = self.loop_start(file, named, &pending, timeline.duration, length);
         timeline.clips = pending.into_iter().map(|p| p.clip).collect();
         for layer in &mut timeline.layers {
             layer.clips.sort_by_key(|&c| (timeline.clips[c].start, timeline.clips[c].end));
         }
         timeline.markers = self.markers(file, &markers, frame_rate, timeline.duration);
-        timeline.lifetime =
-            timeline.clips.iter().filter(|c| c.task.is_some()).filter_map(|c| c.frames).map(|f| f.1).max();
-        timeline.loop_frame = loop_frame;
+        timeline.lifetime = lifetime(&timeline.clips, frame_rate);
         let entries = timeline
             .clips
             .iter()
@@ -125,6 +117,56 @@ impl Builder<'_> {
             .collect();
         timeline.tree = IntervalTree::new(entries);
         timeline
+    }
+
+    /// `L`, where each pass of a looping timeline after the first begins (REFERENCE §3.8 as
+    /// blendlab extends it): the earliest start of a clip marked `loop = true`, else 0. A mark
+    /// on a timeline that does not loop is a warning (it changes nothing); a loop region
+    /// `[L, D)` shorter than [`MIN_LOOP_LENGTH`], or a mark at or after the end `D`, an error.
+    fn loop_start(
+        &mut self,
+        file: usize,
+        named: &Named<RawTimeline>,
+        pending: &[Pending],
+        duration: Ticks,
+        length: Ticks,
+    ) -> Ticks {
+        let Some(first) = pending.iter().filter(|p| p.raw.get_ref().loop_start).min_by_key(|p| p.clip.start) else {
+            return Ticks::ZERO;
+        };
+        let (start, span) = (first.clip.start, first.raw.span());
+        if named.value.wrap != WrapMode::Loop {
+            self.warning(
+                file,
+                span,
+                format!(
+                    "clip `{}` is marked `loop = true`, but timeline `{}` does not loop",
+                    first.clip.name, named.name
+                ),
+                Some("give the timeline `wrap = \"loop\"`, or remove the mark: it changes nothing here".into()),
+            );
+            return Ticks::ZERO;
+        }
+        let region = length - start;
+        let problem = if start >= duration {
+            format!("at or after the end of `{}` ({} s)", named.name, number(length.secs()))
+        } else if region < MIN_LOOP_LENGTH {
+            format!(
+                "so each later pass of `{}` would last {} s, less than the 1 ms a loop must last",
+                named.name,
+                number(region.secs())
+            )
+        } else {
+            return start;
+        };
+        let message = format!("clip `{}` starts the loop at {} s, {problem}", first.clip.name, number(start.secs()));
+        self.error(
+            file,
+            span,
+            message,
+            Some("mark an earlier clip with `loop = true`, or lengthen the timeline".into()),
+        );
+        Ticks::ZERO
     }
 
     /// Adds an animation track (its base layer and override sub-tracks) or, for a group, the
@@ -867,4 +909,12 @@ fn key_span(text: &str, value: Range<usize>) -> Range<usize> {
         Some(start) if start < before.len() => start..before.len(),
         _ => value,
     }
+}
+
+/// The playback's lifetime (REFERENCE §4) when the timeline has task clips: the largest end
+/// frame of any of its clips, a clip in seconds ending on the last frame before its end (the
+/// frame `end_frame` names when written in frames). `None` without task clips.
+fn lifetime(clips: &[TimelineClip], frame_rate: Option<u32>) -> Option<i64> {
+    let rate = frame_rate.filter(|_| clips.iter().any(|c| c.task.is_some()))?;
+    clips.iter().map(|c| (c.end - Ticks(1)).last_frame_at(rate)).max()
 }

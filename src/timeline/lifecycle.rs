@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::{TaskKind, Timeline};
+use crate::config::timeline::WrapMode;
 use crate::event::{Command, EventKind, FieldValue, Name, TaskName};
 use crate::time::Ticks;
 
@@ -20,10 +21,11 @@ enum Phase {
 /// The per-playback task state.
 #[derive(Clone, Debug, Default)]
 pub struct Lifecycle {
-    /// The last local frame processed (−1, or `from_frame − 1`, before the first).
+    /// The last local frame processed (−1, or `from_frame − 1`, before the first): a frame of
+    /// the timeline's time in pass `pass`.
     frame: i64,
-    /// Frames to subtract from the raw frame index: one lifecycle length per replayed loop.
-    offset: i64,
+    /// The pass of a looping timeline that frame is in (see [`Timeline::pass_at`]); 0 else.
+    pass: i64,
     begun: Vec<bool>,
     finished: Vec<bool>,
     /// Flow-scoped clips in the order they began, each with its task's kind then (what its
@@ -46,8 +48,13 @@ impl Lifecycle {
     /// allocates nothing).
     pub fn restart(&mut self, def: &Timeline, start: Ticks, source: std::fmt::Arguments) {
         use std::fmt::Write;
-        self.frame = def.frame_rate.map_or(0, |rate| start.last_frame_at(rate)) - 1;
-        self.offset = 0;
+        (self.pass, self.frame) = match def.frame_rate {
+            Some(rate) => {
+                let (pass, frame) = local_frame_at(def, rate, start);
+                (pass, frame.max(first_frame_of_pass(def, rate, pass)) - 1)
+            }
+            None => (0, -1),
+        };
         for flags in [&mut self.begun, &mut self.finished] {
             flags.clear();
             flags.resize(def.clips.len(), false);
@@ -82,9 +89,9 @@ impl Lifecycle {
     ) -> Lifecycle {
         let mut new = Lifecycle::default();
         new.restart(def, Ticks::ZERO, source);
-        (new.frame, new.offset) = match (old_def.lifetime, last, def.frame_rate) {
-            (None, Some(raw), Some(rate)) => (raw.last_frame_at(rate), 0),
-            _ => (self.frame, self.offset),
+        (new.pass, new.frame) = match (old_def.lifetime, last, def.frame_rate) {
+            (None, Some(raw), Some(rate)) => local_frame_at(def, rate, raw),
+            _ => (self.pass, self.frame),
         };
         let task_clips: BTreeMap<&str, usize> =
             def.clips.iter().enumerate().filter(|(_, c)| c.task.is_some()).map(|(n, c)| (c.name.as_ref(), n)).collect();
@@ -143,25 +150,32 @@ impl Lifecycle {
     }
 
     /// Runs every local frame whose time is ≤ raw timeline time `raw`, in order. Returns true
-    /// when a non-looping lifecycle has processed `lifetime` (the playback completes); a
-    /// looping one replays from `loop_frame` with every clip pending again.
+    /// when a non-looping lifecycle has processed `lifetime` (the playback completes). A
+    /// looping one follows the timeline's passes ([`Timeline::pass_at`]): a pass runs the
+    /// frames of its times (`[0, D)`, then `[L, D)`), and each new pass starts with every
+    /// clip pending again, as the timeline's time wraps.
     pub fn advance(&mut self, def: &Timeline, raw: Ticks, events: &mut Vec<EventKind>) -> bool {
         let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return false };
-        let raw_frame = raw.last_frame_at(rate);
-        while self.frame < raw_frame - self.offset {
-            self.frame += 1;
-            self.run_frame(def, self.frame, events);
-            if self.frame >= lifetime {
-                if def.wrap != crate::config::timeline::WrapMode::Loop {
-                    return true;
-                }
-                self.offset += self.frame + 1 - def.loop_frame;
-                self.frame = def.loop_frame - 1;
+        let target = local_frame_at(def, rate, raw);
+        loop {
+            let next = if self.pass < target.0 && self.frame >= last_frame_of_pass(def, rate) {
+                (self.pass + 1, first_frame_of_pass(def, rate, self.pass + 1))
+            } else {
+                (self.pass, self.frame + 1)
+            };
+            if next > target {
+                return false;
+            }
+            if next.0 != self.pass {
                 self.begun.fill(false);
                 self.finished.fill(false);
             }
+            (self.pass, self.frame) = next;
+            self.run_frame(def, self.frame, events);
+            if def.wrap != WrapMode::Loop && self.frame >= lifetime {
+                return true;
+            }
         }
-        false
     }
 
     fn run_frame(&mut self, def: &Timeline, frame: i64, events: &mut Vec<EventKind>) {
@@ -243,6 +257,29 @@ impl Lifecycle {
         let source = format!("{}/{}", self.source, def.clips[clip].name);
         Some(EventKind::Command(Box::new(Command { kind: kind.into(), source, args })))
     }
+}
+
+/// The pass and local frame of raw playback time `raw`: the last frame at or before its time
+/// in the pass ([`Timeline::pass_at`]; an unclamped time for a timeline that does not loop,
+/// whose frames run on past `D` to its lifetime).
+fn local_frame_at(def: &Timeline, rate: u32, raw: Ticks) -> (i64, i64) {
+    if def.wrap != WrapMode::Loop {
+        return (0, raw.last_frame_at(rate));
+    }
+    let (pass, t) = def.pass_at(raw);
+    (pass, t.last_frame_at(rate))
+}
+
+/// The first local frame of pass `pass`: the first at or after the time the pass begins.
+fn first_frame_of_pass(def: &Timeline, rate: u32, pass: i64) -> i64 {
+    let start = def.pass_start(pass);
+    let frame = start.last_frame_at(rate);
+    if Ticks::of_frame(frame, rate) < start { frame + 1 } else { frame }
+}
+
+/// The last local frame of a pass of a looping timeline: the last before `D`.
+fn last_frame_of_pass(def: &Timeline, rate: u32) -> i64 {
+    (def.duration - Ticks(1)).last_frame_at(rate)
 }
 
 #[cfg(test)]

@@ -367,12 +367,12 @@ pub struct Timeline {
     pub markers: Vec<Marker>,
     /// Over the animation clips' active intervals.
     pub tree: IntervalTree,
-    /// The largest `end_frame` of a task clip (derived, never written): the playback's
-    /// lifecycle completes after processing it. `None` without tasks.
+    /// The largest end frame of any clip, when the timeline has task clips (derived, never
+    /// written): the playback's lifecycle completes after processing it. `None` without tasks.
     pub lifetime: Option<i64>,
-    /// Where a looping lifecycle replays from: the earliest start frame of a clip marked
-    /// `loop = true`, else 0.
-    pub loop_frame: i64,
+    /// `L`, where each pass of a looping timeline after the first begins: the earliest start
+    /// of a clip marked `loop = true`, else 0 (see [`Timeline::pass_at`]).
+    pub loop_start: Ticks,
 }
 
 impl PartialEq for Timeline {
@@ -386,6 +386,45 @@ impl Timeline {
     /// a loop (a playback of a timeline with neither skips its windows).
     pub fn fires_in_windows(&self) -> bool {
         !self.markers.is_empty() || self.wrap == WrapMode::Loop
+    }
+
+    /// Where raw playback time `raw` falls: its pass (0 the first) and the timeline time in it.
+    /// A looping timeline's first pass is `[0, D)` and every later pass replays the loop
+    /// region `[L, D)`: raw `D + k·(D − L) + x` (`0 ≤ x < D − L`) is pass `k + 1` at `L + x`.
+    /// With `L = 0` this is `raw mod D`, pass `raw div D`; a negative raw time (a nested
+    /// timeline before its clip's start) wraps by `D`. Hold and none have one pass, clamped
+    /// to `[0, D]`.
+    pub fn pass_at(&self, raw: Ticks) -> (i64, Ticks) {
+        let d = self.duration;
+        if self.wrap != WrapMode::Loop || d <= Ticks::ZERO {
+            return (0, raw.min(d).max(Ticks::ZERO));
+        }
+        if raw < Ticks::ZERO || self.loop_start == Ticks::ZERO {
+            return (raw.0.div_euclid(d.0), Ticks(raw.0.rem_euclid(d.0)));
+        }
+        if raw < d {
+            return (0, raw);
+        }
+        let (since, region) = ((raw - self.loop_start).0, (d - self.loop_start).0);
+        (since / region, self.loop_start + Ticks(since % region))
+    }
+
+    /// The raw playback time at which pass `pass` is at timeline time `t` (the inverse of
+    /// [`Timeline::pass_at`] on a looping timeline; `t` itself otherwise).
+    pub fn raw_at(&self, pass: i64, t: Ticks) -> Ticks {
+        let d = self.duration;
+        if self.wrap != WrapMode::Loop || d <= Ticks::ZERO {
+            t
+        } else if pass <= 0 || self.loop_start == Ticks::ZERO {
+            Ticks(pass * d.0) + t
+        } else {
+            d + Ticks((pass - 1) * (d - self.loop_start).0) + (t - self.loop_start)
+        }
+    }
+
+    /// Where pass `pass` begins in timeline time: 0 for the first, `L` for the others.
+    pub fn pass_start(&self, pass: i64) -> Ticks {
+        if pass >= 1 { self.loop_start } else { Ticks::ZERO }
     }
 
     /// Whether anything reads its playbacks' task source ids: its task clips' commands, or
@@ -551,5 +590,37 @@ mod tests {
         assert_eq!(Curve::Smoothstep.at(0.25), 0.15625);
         assert_eq!(Curve::Linear.at(2.0), 1.0);
         assert_eq!(Curve::Keys(vec![(0.0, 0.0), (0.5, 0.9), (1.0, 1.0)]).at(0.25), 0.45);
+    }
+
+    /// `pass_at` and `raw_at` invert each other on looping timelines with and without a loop
+    /// region, and passes after the first hold only `[L, D)`: checked tick by tick over small
+    /// durations (`D` 5–9 ticks, `L` 0 to `D − 1`).
+    #[test]
+    fn passes_of_a_loop_region_invert() {
+        for d in 5..10 {
+            for l in 0..d {
+                let def = Timeline {
+                    name: "t".into(),
+                    frame_rate: None,
+                    wrap: WrapMode::Loop,
+                    duration: Ticks(d),
+                    clips: Vec::new(),
+                    layers: Vec::new(),
+                    tracks: Vec::new(),
+                    markers: Vec::new(),
+                    tree: IntervalTree::default(),
+                    lifetime: None,
+                    loop_start: Ticks(l),
+                };
+                let mut expected = (0, Ticks::ZERO);
+                for raw in 0..200 {
+                    let (pass, t) = def.pass_at(Ticks(raw));
+                    assert_eq!((pass, t), expected, "D {d} L {l} raw {raw}");
+                    assert_eq!(def.raw_at(pass, t), Ticks(raw), "D {d} L {l} raw {raw}");
+                    // The next tick: on in the pass, or the next pass from its start.
+                    expected = if t + Ticks(1) < Ticks(d) { (pass, t + Ticks(1)) } else { (pass + 1, Ticks(l)) };
+                }
+            }
+        }
     }
 }

@@ -552,6 +552,11 @@ impl Playback {
         crate::prefetch::soon_first(self, std::mem::offset_of!(Playback, enabled));
     }
 
+    /// The pass its timeline is in at clock time `now` ([`Timeline::pass_at`]).
+    pub fn pass(&self, def: &Timeline, now: FrameTime) -> i64 {
+        def.pass_at(self.raw_time(now)).0
+    }
+
     /// The raw timeline time at clock time `now`.
     fn raw_time(&self, now: FrameTime) -> Ticks {
         self.anchor_time + now.since(self.anchor)
@@ -607,7 +612,9 @@ impl Playback {
 
     /// Moves the playback to timeline time `to` at clock time `now`. On a looping timeline `to`
     /// is a time of the current pass (one beyond `D` crosses the end into the passes after
-    /// it): the raw time becomes `current pass start + to`, so loops keep counting. A forward
+    /// it; a pass after the first holds only `[L, D)`, so the caller refuses a `to` before
+    /// `L` there): the raw time becomes the one where this pass is at `to`
+    /// ([`Timeline::raw_at`]), so loops keep counting. A forward
     /// seek (a later raw time) with `fire_skipped` fires the markers of the window from the
     /// time now to there (REFERENCE §3.7: loops unrolled, each `timeline_looped` with its
     /// count), nested timelines' too; a backward one — on a looping timeline, back within
@@ -623,12 +630,9 @@ impl Playback {
     ) {
         let def = &snapshot.timelines[self.timeline];
         let from = self.raw_time(now);
-        let pass_time = wrap(def, from);
+        let (pass, pass_time) = def.pass_at(from);
         events.push(EventKind::Seek { timeline: def.name.clone(), from: pass_time, to, policy });
-        let to = match def.wrap {
-            WrapMode::Loop => from - pass_time + to,
-            WrapMode::Hold | WrapMode::None => to,
-        };
+        let to = def.raw_at(pass, to);
         if policy == SeekPolicy::FireSkipped && to > from && self.last.is_some() {
             self.fire_window(def, Some(from), to, events);
         }
@@ -760,8 +764,7 @@ impl Playback {
             self.fire_range(def, from.min(d), to.min(d), first, events);
             return;
         }
-        let (from_loop, from_pos) = (from.0.div_euclid(d.0), Ticks(from.0.rem_euclid(d.0)));
-        let (to_loop, to_pos) = (to.0.div_euclid(d.0), Ticks(to.0.rem_euclid(d.0)));
+        let ((from_loop, from_pos), (to_loop, to_pos)) = (def.pass_at(from), def.pass_at(to));
         if from_loop == to_loop {
             self.fire_range(def, from_pos, to_pos, first, events);
             return;
@@ -770,7 +773,7 @@ impl Playback {
         let whole_loops = to_loop - from_loop - 1;
         for passed in from_loop + 1..to_loop.min(from_loop + 1 + MAX_UNROLLED_LOOPS) {
             events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: passed as u64 });
-            self.fire_range(def, Ticks::ZERO, d, true, events);
+            self.fire_range(def, def.pass_start(passed), d, true, events);
         }
         if whole_loops > MAX_UNROLLED_LOOPS {
             let message = format!(
@@ -782,7 +785,7 @@ impl Playback {
             events.push(EventKind::Warning { message });
         }
         events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: to_loop as u64 });
-        self.fire_range(def, Ticks::ZERO, to_pos, true, events);
+        self.fire_range(def, def.pass_start(to_loop), to_pos, true, events);
     }
 
     /// Markers with `from < time ≤ to` (or `from ≤ time` when `closed`).
@@ -1331,13 +1334,9 @@ fn normalized(weight: f64, sum: f64) -> f64 {
 pub const MAX_UNROLLED_LOOPS: i64 = 1000;
 
 /// Raw playback time → timeline time by the wrap mode: hold and none clamp at `D`; loop
-/// wraps into `[0, D)`.
+/// wraps into the pass ([`Timeline::pass_at`]).
 pub fn wrap(def: &Timeline, raw: Ticks) -> Ticks {
-    let d = def.duration;
-    match def.wrap {
-        WrapMode::Loop if d > Ticks::ZERO => Ticks(raw.0.rem_euclid(d.0)),
-        _ => raw.min(d).max(Ticks::ZERO),
-    }
+    def.pass_at(raw).1
 }
 
 #[cfg(test)]
