@@ -828,7 +828,7 @@ impl Playback {
         self.time = t;
         // The active clips change only at a clip's start or end: inside the steady span of the
         // last query there is nothing to ask the interval tree.
-        let mut changed = !self.steady.contains(&t) && self.update_active(snapshot, t, events);
+        let mut changed = !self.steady.contains(&t) && self.update_active((snapshot, params), t, events);
         // Inside the settled span every active clip keeps the weight it has.
         if !self.settled.contains(&t) {
             changed |= self.weigh(def, t);
@@ -889,11 +889,18 @@ impl Playback {
     }
 
     /// Asks the interval tree for the active clips at `t`: clips that left are disabled, their
-    /// time frozen where they left (`local(min(t, ext_end))`), and clips that came are
-    /// enabled; the steady span is that of the query and the settled span empty. Returns
-    /// whether the active set changed. Out of line: most frames stay inside the steady span.
+    /// time frozen where they left (`local(min(t, ext_end))`; a blend tree or nested timeline
+    /// they play moves there first, as between frames: nothing fires, nothing runs), and clips
+    /// that came are enabled; the steady span is that of the query and the settled span
+    /// empty. Returns whether the active set changed. Out of line: most frames stay inside
+    /// the steady span.
     #[inline(never)]
-    fn update_active(&mut self, snapshot: &Snapshot, t: Ticks, events: &mut Vec<EventKind>) -> bool {
+    fn update_active(
+        &mut self,
+        (snapshot, params): (&Snapshot, &[ParamState]),
+        t: Ticks,
+        events: &mut Vec<EventKind>,
+    ) -> bool {
         let def = &snapshot.timelines[self.timeline];
         let mut changed = false;
         self.query.clear();
@@ -904,7 +911,11 @@ impl Playback {
             if self.query.binary_search(&(c as u32)).is_err() {
                 changed = true;
                 let clip = &def.clips[c];
-                self.numbers[self.layout.start(CLIP_TIMES) + c] = clip.local_time_at(t.min(clip.ext_end));
+                let time = clip.local_time_at(t.min(clip.ext_end));
+                let previous = std::mem::replace(&mut self.numbers[self.layout.start(CLIP_TIMES) + c], time);
+                if clip.has_inner_runtime() {
+                    self.follow_inner(snapshot, params, c, (previous, time), NestedFollow::Hold, events);
+                }
                 self.disable(snapshot, c, events);
             }
         }
