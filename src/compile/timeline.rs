@@ -296,18 +296,11 @@ impl Builder<'_> {
             ("payload", t.payload.as_ref().map(Spanned::span)),
             ("fade", t.fade.as_ref().map(Spanned::span)),
         ];
-        let wanted: &[&str] = match kind_name {
-            "PlayAnimation" => &["animation", "fade"],
-            "PlayAudio" => &["audio"],
-            "ApplyHit" => &["hit_profile"],
-            "MovementLock" => &[],
-            "Emit" => &["name", "payload"],
-            other => {
-                let hint = suggestion(other, TaskKind::NAMES.iter().copied());
-                let message = format!("unknown task type `{other}` (known: {})", TaskKind::NAMES.join(", "));
-                self.error(file, t.kind.span(), message, hint);
-                return None;
-            }
+        let Some((wanted, _)) = TaskKind::fields(kind_name) else {
+            let hint = suggestion(kind_name, TaskKind::NAMES.iter().copied());
+            let message = format!("unknown task type `{kind_name}` (known: {})", TaskKind::NAMES.join(", "));
+            self.error(file, t.kind.span(), message, hint);
+            return None;
         };
         for (field, value) in fields {
             if let Some(value) = value

@@ -8,8 +8,8 @@ use toml::Spanned;
 use super::raw::{BlendKind, Exact, RawBlendTree, RawChild};
 use super::{Named, Problems};
 
-/// The child field each tree type places its children with.
-fn placement(kind: BlendKind) -> &'static str {
+/// The child field each tree type places its children with (the JSON Schema requires it too).
+pub(super) fn placement(kind: BlendKind) -> &'static str {
     match kind {
         BlendKind::OneD => "threshold",
         BlendKind::Direct => "parameter",

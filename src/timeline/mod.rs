@@ -77,6 +77,21 @@ pub enum TaskKind {
 impl TaskKind {
     pub const NAMES: &[&str] = &TaskName::NAMES;
 
+    /// The optional task fields (besides `type` and `scope`) that a task type takes, and of
+    /// them the one it needs, by the type's name; `None` for a name that is no task type.
+    /// Every other field on a task of that type is an error (`compile`), and the JSON Schema
+    /// says the same (`config::schema`).
+    pub fn fields(name: &str) -> Option<(&'static [&'static str], Option<&'static str>)> {
+        Some(match name {
+            "PlayAnimation" => (&["animation", "fade"], Some("animation")),
+            "PlayAudio" => (&["audio"], Some("audio")),
+            "ApplyHit" => (&["hit_profile"], Some("hit_profile")),
+            "MovementLock" => (&[], None),
+            "Emit" => (&["name", "payload"], Some("name")),
+            _ => return None,
+        })
+    }
+
     pub fn name(&self) -> &'static str {
         self.task_name().as_str()
     }
