@@ -95,8 +95,10 @@ impl Placement {
 pub struct Parameter {
     pub name: String,
     pub default: f64,
-    /// SmoothDamp time in seconds; 0 = no smoothing.
-    pub smooth_time: f64,
+    /// SmoothDamp time in seconds, as written; `None` (no `smooth_time` written) = no
+    /// smoothing: the parameter is at its value once set. Any written time smooths, 0 too:
+    /// SmoothDamp takes `max(1e-4, smooth_time)` (REFERENCE §2.7).
+    pub smooth_time: Option<f64>,
     /// SmoothDamp maximum speed; ∞ when not set.
     pub max_speed: f64,
     pub dead_zone: f64,
@@ -303,7 +305,7 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
     let snapshot = ok.then(|| {
         let tree_shapes = (0..snapshot.blend_trees.len()).map(|t| Arc::new(TreeShape::new(&snapshot, t))).collect();
         let smoothed_parameters =
-            (0..snapshot.parameters.len()).filter(|&p| snapshot.parameters[p].smooth_time > 0.0).collect();
+            (0..snapshot.parameters.len()).filter(|&p| snapshot.parameters[p].smooth_time.is_some()).collect();
         Snapshot { tree_shapes, smoothed_parameters, ..snapshot }
     });
     Compiled { snapshot, diagnostics }
@@ -507,7 +509,7 @@ impl Builder<'_> {
             self.snapshot.parameters.push(Parameter {
                 name: p.name.clone(),
                 default: v.default.as_ref().map_or(0.0, |d| *d.get_ref()),
-                smooth_time: v.smooth_time.as_ref().map_or(0.0, |d| *d.get_ref()),
+                smooth_time: v.smooth_time.as_ref().map(|d| *d.get_ref()),
                 max_speed: v.max_speed.as_ref().map_or(f64::INFINITY, |d| *d.get_ref()),
                 dead_zone: v.dead_zone.as_ref().map_or(0.0, |d| *d.get_ref()),
                 curve: v
@@ -541,7 +543,7 @@ impl Builder<'_> {
         self.snapshot.parameters.push(Parameter {
             name: wanted.clone(),
             default: 0.0,
-            smooth_time: 0.0,
+            smooth_time: None,
             max_speed: f64::INFINITY,
             dead_zone: 0.0,
             curve: Vec::new(),

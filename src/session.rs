@@ -933,7 +933,7 @@ fn bad_value(parameter: &Parameter, value: f64) -> SessionError {
 /// value is the raw one, at rest), one with smoothing moves toward it frame by frame.
 fn set_raw(state: &mut ParamState, param: &Parameter, value: f64) {
     state.raw = value;
-    if param.smooth_time <= 0.0 {
+    if param.smooth_time.is_none() {
         (state.smoothed, state.velocity) = (value, 0.0);
     }
 }

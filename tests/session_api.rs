@@ -130,18 +130,19 @@ fn leaf_times_can_be_placed() {
 
 #[test]
 fn a_parameter_without_smoothing_is_at_its_value_once_set_and_a_smoothed_one_moves_per_frame() {
-    let with_smoothing = |smooth_time: f64| {
-        let text = format!("{LIBRARY}\n[parameters]\nspeed = {{ default = 0.0, smooth_time = {smooth_time} }}\n");
+    let with_smoothing = |smooth_time: Option<f64>| {
+        let smooth_time = smooth_time.map_or(String::new(), |t| format!(", smooth_time = {t}"));
+        let text = format!("{LIBRARY}\n[parameters]\nspeed = {{ default = 0.0{smooth_time} }}\n");
         compile(&[SourceFile { path: "replay.toml".into(), text }]).snapshot.expect("the library compiles")
     };
-    let mut session = Session::new(with_smoothing(0.0));
+    let mut session = Session::new(with_smoothing(None));
     let plain = session.spawn("plain", ActorSpec::BlendTree("move".into())).unwrap();
     session.set_param(plain, "speed", 0.5).unwrap();
     let state = session.param(plain, "speed").unwrap();
     assert_eq!((state.raw, state.smoothed, state.velocity), (0.5, 0.5, 0.0));
 
     // Smoothing: the set value is where it goes; one frame moves it part of the way.
-    session.apply_snapshot(with_smoothing(0.3));
+    session.apply_snapshot(with_smoothing(Some(0.3)));
     session.set_param(plain, "speed", 1.0).unwrap();
     assert_eq!(session.param(plain, "speed").unwrap().smoothed, 0.5);
     frames(&mut session, 1);
@@ -149,9 +150,24 @@ fn a_parameter_without_smoothing_is_at_its_value_once_set_and_a_smoothed_one_mov
     assert!(0.5 < moving.smoothed && moving.smoothed < 1.0 && moving.velocity > 0.0, "{moving:?}");
 
     // A reload that takes the smoothing away leaves the parameter at its value, at rest.
-    session.apply_snapshot(with_smoothing(0.0));
+    session.apply_snapshot(with_smoothing(None));
     let settled = session.param(plain, "speed").unwrap();
     assert_eq!((settled.raw, settled.smoothed, settled.velocity), (1.0, 1.0, 0.0));
+
+    // A smooth_time of 0 is not none: SmoothDamp over max(1e-4, 0) s (REFERENCE §2.7).
+    let mut session = Session::new(with_smoothing(Some(0.0)));
+    let quick = session.spawn("quick", ActorSpec::BlendTree("move".into())).unwrap();
+    session.set_param(quick, "speed", 10.0).unwrap();
+    assert_eq!(session.param(quick, "speed").unwrap().smoothed, 0.0);
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        frames(&mut session, 1);
+        seen.push(session.param(quick, "speed").unwrap());
+    }
+    assert!((seen[0].smoothed - 9.99961822638416).abs() < 1e-12, "{:?}", seen[0]);
+    assert!((seen[0].velocity - 7.6126344).abs() < 1e-6, "{:?}", seen[0]);
+    assert!((seen[1].smoothed - 9.99999999991294).abs() < 1e-12, "{:?}", seen[1]);
+    assert_eq!(seen[2].smoothed, 10.0);
 }
 
 /// `play_by_id` (timeline and layer resolved once, as a crowd does) is `play` by names: the

@@ -23,11 +23,12 @@ impl ParamState {
         ParamState { raw: param.default, smoothed: param.default, velocity: 0.0 }
     }
 
-    /// One logic frame of smoothing toward `raw` (no smoothing when `smooth_time` is 0).
+    /// One logic frame of smoothing toward `raw`: SmoothDamp when the parameter has a
+    /// `smooth_time` (0 included: it smooths over the shortest time, 1e-4 s), none without one.
     pub fn smooth(&mut self, param: &Parameter, dt: f64) {
-        if param.smooth_time > 0.0 {
+        if let Some(smooth_time) = param.smooth_time {
             let (value, velocity) =
-                smooth_damp(self.smoothed, self.raw, self.velocity, param.smooth_time, param.max_speed, dt);
+                smooth_damp(self.smoothed, self.raw, self.velocity, smooth_time, param.max_speed, dt);
             self.smoothed = value;
             self.velocity = velocity;
         } else {
@@ -130,6 +131,33 @@ mod tests {
     }
 
     #[test]
+    fn a_smooth_time_of_0_still_smooths_over_1e_4_s() {
+        // REFERENCE §2.7 (`st = max(1e-4, smooth_time)`): 0 → 10 at 60 Hz, smooth_time 0.
+        let param = Parameter {
+            name: "speed".into(),
+            default: 0.0,
+            smooth_time: Some(0.0),
+            max_speed: f64::INFINITY,
+            dead_zone: 0.0,
+            curve: Vec::new(),
+        };
+        let mut state = ParamState { raw: 10.0, smoothed: 0.0, velocity: 0.0 };
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            state.smooth(&param, 1.0 / 60.0);
+            seen.push((state.smoothed, state.velocity));
+        }
+        assert!((seen[0].0 - 9.99961822638416).abs() < 1e-12, "{:?}", seen[0]);
+        assert!((seen[0].1 - 7.6126344).abs() < 1e-6, "{:?}", seen[0]);
+        assert!((seen[1].0 - 9.99999999991294).abs() < 1e-12, "{:?}", seen[1]);
+        assert_eq!(seen[2].0, 10.0);
+        // Without a smooth_time the parameter is at its value at once.
+        let mut plain = ParamState { raw: 10.0, smoothed: 0.0, velocity: 0.0 };
+        plain.smooth(&Parameter { smooth_time: None, ..param }, 1.0 / 60.0);
+        assert_eq!((plain.smoothed, plain.velocity), (10.0, 0.0));
+    }
+
+    #[test]
     fn smooth_damp_respects_max_speed_and_never_overshoots() {
         let (value, _) = smooth_damp(0.0, 10.0, 0.0, 0.3, 1.0, 0.1);
         assert!(value < 0.3, "{value}");
@@ -142,7 +170,7 @@ mod tests {
         let setting = |dead_zone: f64| Parameter {
             name: String::new(),
             default: 0.0,
-            smooth_time: 0.0,
+            smooth_time: None,
             max_speed: f64::INFINITY,
             dead_zone,
             curve: Vec::new(),

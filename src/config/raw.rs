@@ -59,7 +59,8 @@ pub struct RawClip {
 #[serde(deny_unknown_fields, expecting = "a parameter table like { default = 0.0, smooth_time = 0.1 }")]
 pub struct RawParameter {
     pub default: Option<Spanned<f64>>,
-    /// SmoothDamp time in seconds (REFERENCE §2.7); absent or 0 means no smoothing.
+    /// SmoothDamp time in seconds (REFERENCE §2.7), 0 included (it smooths over 1e-4 s);
+    /// absent means no smoothing.
     pub smooth_time: Option<Spanned<f64>>,
     /// SmoothDamp's maximum speed in units per second; ∞ when absent.
     pub max_speed: Option<Spanned<f64>>,

@@ -275,7 +275,10 @@ fn definitions() -> Vec<(&'static str, Value)> {
                 "Per-parameter settings (REFERENCE §2.7).",
                 vec![
                     ("default", number("value before anything sets it (default 0)")),
-                    ("smooth_time", non_negative("SmoothDamp time in seconds; 0 = no smoothing")),
+                    (
+                        "smooth_time",
+                        non_negative("SmoothDamp time in seconds, 0 smoothing over 1e-4 s; absent: no smoothing"),
+                    ),
                     (
                         "max_speed",
                         described(
