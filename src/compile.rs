@@ -329,8 +329,8 @@ struct Builder<'a> {
     snapshot: Snapshot,
     /// How many parameters `[parameters]` declares; implicit ones are appended after them.
     declared: usize,
-    /// Where each asset name was first defined: (file index, span start).
-    defined_at: BTreeMap<String, (usize, usize)>,
+    /// Where each asset name was first defined: (file index, span start, the kind of asset).
+    defined_at: BTreeMap<String, (usize, usize, &'static str)>,
     /// Timeline layers of graphs whose masks are checked once all timelines are compiled.
     pending_mask_checks: Vec<MaskCheck>,
     /// What each blend tree's children play, by tree id — also for locally invalid trees,
@@ -446,24 +446,28 @@ impl Builder<'_> {
             .iter()
             .enumerate()
             .flat_map(|(f, file)| of(file).iter().map(move |t| (f, t)))
-            .filter(|(f, t)| self.defined_at.get(&t.name).is_some_and(|(df, ds)| df == f && *ds == t.span.start))
+            .filter(|(f, t)| self.defined_at.get(&t.name).is_some_and(|(df, ds, _)| df == f && *ds == t.span.start))
             .collect()
     }
 
-    /// Records a new asset name; reports a duplicate (across all files) and returns false.
-    fn claim<T>(&mut self, file: usize, named: &Named<T>, what: &str) -> bool {
-        if let Some((other_file, other_start)) = self.defined_at.get(&named.name) {
+    /// Records a new asset name, `what` kind of asset it is; reports a duplicate (across all
+    /// files), with the kind of the asset that has the name already, and returns false.
+    fn claim<T>(&mut self, file: usize, named: &Named<T>, what: &'static str) -> bool {
+        if let Some((other_file, other_start, other_what)) = self.defined_at.get(&named.name) {
             let other = &self.sources[*other_file];
             let at = Diagnostic::error(&other.path, *other_start..*other_start, "").location(&other.text);
             self.error(
                 file,
                 named.span.clone(),
-                format!("duplicate name `{}` for a {what}; it is already defined at {at}", named.name),
+                format!(
+                    "duplicate name `{}` for a {what}; it is already defined as a {other_what} at {at}",
+                    named.name
+                ),
                 Some("names must be unique across all loaded files".into()),
             );
             return false;
         }
-        self.defined_at.insert(named.name.clone(), (file, named.span.start));
+        self.defined_at.insert(named.name.clone(), (file, named.span.start, what));
         true
     }
 
