@@ -205,7 +205,7 @@ const BEYOND_A_SCHEMA: &[(&str, &[&str])] = &[
     ),
     (
         "against the duration the timeline's clips give it",
-        &["marker_past_the_end", "marker_timeline_level_past_end", "tl_loop_too_short"],
+        &["marker_past_the_end", "marker_timeline_level_past_end", "tl_loop_region", "tl_loop_too_short"],
     ),
     (
         "an order or a sum of numbers: increasing keys, end_frame after start_frame, a clip's end",
