@@ -674,8 +674,10 @@ pub(crate) fn refuse_inside_frames(lua: &Lua, state: &Shared, what: &str) -> mlu
 
 /// Runs planned frames. An interrupt (Ctrl-C) stops between frames, or inside the Lua a
 /// frame runs (a callback, a listener), whose frame still finishes — then the host keeps that
-/// frame ([`Host::take_stopped_inside_frame`]); either way the clock then stands at the last
-/// frame that ran.
+/// frame ([`Host::take_stopped_inside_frame`]). An error a frame raises (a `bl.at` callback,
+/// a `bl.on` listener, an `[inputs]` trigger) stops the step after that frame too. Whatever
+/// stopped it, the clock then stands at the last frame that ran: the rest of the step is
+/// dropped, never owed to the next step.
 pub(crate) fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclusive<i64>) -> mlua::Result<()> {
     state.borrow_mut().in_frames = true;
     let result = frames.into_iter().try_for_each(|frame| {
@@ -690,7 +692,7 @@ pub(crate) fn run_frames(lua: &Lua, state: &Shared, frames: std::ops::RangeInclu
         ran
     });
     state.borrow_mut().in_frames = false;
-    if result.is_err() && state.borrow().watchdog.tripped().is_some() {
+    if result.is_err() {
         state.borrow_mut().session.clock_mut().stop_at_current_frame();
     }
     result
