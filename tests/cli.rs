@@ -313,6 +313,21 @@ fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
 }
 
 #[test]
+fn partition_check_runs_held_steps_before_os_exit() {
+    // `os.exit(0)` after a step: the giant plan's held step runs before the exit, so the
+    // plans agree, and an exit with 0 is no error.
+    let script = "tests/partition/exit_after_step.lua";
+    let ok = blendlab(&["run", "--partition-check", script, "0"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(text(&ok.stdout).contains("final weights agree with frame-by-frame steps"), "{}", text(&ok.stdout));
+    // Another code is the script's failure, reported as such once the plans agree.
+    let fails = blendlab(&["run", "--partition-check", script, "4"]);
+    assert_eq!(fails.status.code(), Some(1));
+    let stderr = text(&fails.stderr);
+    assert!(stderr.contains("giant steps, but every run fails: tests/partition/exit_after_step.lua:7: os.exit(4)"), "{stderr}");
+}
+
+#[test]
 fn a_reader_that_stops_reading_ends_the_run_quietly() {
     use std::io::Read;
     use std::process::Stdio;

@@ -52,8 +52,9 @@ impl Capture {
 }
 
 /// Runs `script` with `args` as `blendlab run` does, held to `confinement`, on a host that
-/// `setup` may configure first; returns its canonical output and the host (to look at the
-/// session afterwards).
+/// `setup` may configure first (after `os.exit` is made to end the script and the sandbox is
+/// in place, so that `setup` sees the functions the script will call); returns its canonical
+/// output and the host (to look at the session afterwards).
 pub fn run_captured(
     script: &Path,
     args: &[String],
@@ -66,9 +67,9 @@ pub fn run_captured(
         Ok(host) => host,
         Err(e) => unreachable!("a host with the built-in prelude starts: {e}"),
     };
-    setup(&host);
     let ran =
         host.end_script_on_exit().and_then(|()| host.empty_stdin()).and_then(|()| host.confine(script, confinement));
+    setup(&host);
     if let Err(e) = ran.and_then(|()| host.run_file(script, args)) {
         // `os.exit(0)` ends the script normally, and its output says where; the line stands
         // on its own after output that left one unfinished.

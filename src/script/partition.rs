@@ -170,7 +170,8 @@ fn flush(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     }
 }
 
-/// Every function of `bl` but `step`, and every handle method, first runs held steps.
+/// Every function of `bl` but `step`, every handle method and `os.exit` first run held
+/// steps: the script as written ran them before it went on, or before it exited.
 const GUARD: &str = r#"
 local bl, methods, flush = ...
 local function guarded(f)
@@ -185,10 +186,12 @@ end
 for _, kind in pairs(methods) do
   for name, f in pairs(kind) do kind[name] = guarded(f) end
 end
+if os and os.exit then os.exit = guarded(os.exit) end
 "#;
 
 impl Host {
-    /// Makes `bl.step` plan its frames by `plan` (call before running a script).
+    /// Makes `bl.step` plan its frames by `plan` (call before running a script, once
+    /// `os.exit` is the host's: a giant plan runs held steps before it).
     pub fn set_step_plan(&self, plan: StepPlan) -> Result<(), super::ScriptError> {
         let seed = match plan {
             StepPlan::Random { seed } => seed,
