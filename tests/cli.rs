@@ -328,6 +328,17 @@ fn partition_check_runs_held_steps_before_os_exit() {
 }
 
 #[test]
+fn partition_check_compares_the_final_clock_and_names_a_pause_inside_a_frame() {
+    let out = blendlab(&["run", "--partition-check", "tests/partition/pause_in_callback.lua"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("frame-by-frame steps change the result: the clock ends differently:"), "{stderr}");
+    assert!(stderr.contains("steps as written: frame 60, t=1.000000 s"), "{stderr}");
+    assert!(stderr.contains("frame-by-frame steps: frame 30, t=0.500000 s"), "{stderr}");
+    assert!(stderr.contains("the cause: bl.pause(true) in frame 30, t=0.500000 s, from inside a frame"), "{stderr}");
+}
+
+#[test]
 fn a_reader_that_stops_reading_ends_the_run_quietly() {
     use std::io::Read;
     use std::process::Stdio;

@@ -223,7 +223,11 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         lua.create_function(move |lua, speed: Option<f64>| {
             let mut host = s.borrow_mut();
             if let Some(speed) = speed {
+                let before = host.session.clock().speed();
                 host.session.clock_mut().set_speed(speed).map_err(|e| located(lua, format!("bl.speed: {e}")))?;
+                if speed != before {
+                    note_clock_change_inside_frame(&mut host, format!("bl.speed({speed})"));
+                }
             }
             Ok(host.session.clock().speed())
         })?,
@@ -233,7 +237,12 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     bl.set(
         "pause",
         lua.create_function(move |_, paused: Option<bool>| {
-            s.borrow_mut().session.clock_mut().set_paused(paused.unwrap_or(true));
+            let paused = paused.unwrap_or(true);
+            let mut host = s.borrow_mut();
+            if paused != host.session.clock().paused() {
+                note_clock_change_inside_frame(&mut host, format!("bl.pause({paused})"));
+            }
+            host.session.clock_mut().set_paused(paused);
             Ok(())
         })?,
     )?;
@@ -657,6 +666,19 @@ fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
     let host = state.borrow();
     host.rerunning.as_ref()?;
     host.session.find_actor(name).ok().filter(|&id| host.session.actor(id).spec() == spec)
+}
+
+/// Keeps `call` (`bl.pause(true)`, `bl.speed(0.5)`), a change of the clock's pause or
+/// speed, when a frame is running: the step that runs the frame scaled its seconds when it
+/// was called (REFERENCE §1), so the change counts from the next `bl.step`, and where the
+/// steps are cut decides when that is. The first such call is kept, for
+/// `run --partition-check` to name.
+fn note_clock_change_inside_frame(host: &mut super::HostState, call: String) {
+    if host.in_frames && host.clock_changed_inside_frame.is_none() {
+        let clock = host.session.clock();
+        let at = format!("{call} in frame {}, t={:.6} s", clock.frame(), clock.time().secs());
+        host.clock_changed_inside_frame = Some(at);
+    }
 }
 
 /// Refuses to step the clock (`what`: `bl.step`, `bl.frames`) from inside a frame: from a

@@ -94,6 +94,10 @@ pub(crate) struct HostState {
     /// The frame whose Lua (a `bl.at` callback, a `bl.on` listener) the watchdog stopped part
     /// way, since the last [`Host::take_stopped_inside_frame`].
     stopped_inside_frame: Option<i64>,
+    /// The first `bl.pause` or `bl.speed` call from inside a frame that changed the clock, in
+    /// words (`bl.pause(true) in frame 30, t=0.500000 s`): it counts from the next `bl.step`
+    /// only, so `run --partition-check` names it as the cause of a difference.
+    clock_changed_inside_frame: Option<String>,
 }
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
@@ -261,6 +265,7 @@ impl Host {
             rerunning: None,
             in_frames: false,
             stopped_inside_frame: None,
+            clock_changed_inside_frame: None,
             last_build_failed: false,
             retry: Vec::new(),
             steps: Default::default(),

@@ -2,8 +2,10 @@
 //! steps are cut up. The host option [`StepPlan`] changes how `bl.step(dt)` plans its frames
 //! — as written, one frame's worth at a time, seeded pseudo-random pieces, or one giant step
 //! that waits until the script next looks at anything — and [`partition_check`] runs the
-//! script once per plan and compares the event logs and the final weights and local times
-//! (numbers within [`TOLERANCE`]). Scripts are not edited: only `bl.step` changes. Every
+//! script once per plan and compares the event logs, the final clock (frame and time) and
+//! the final weights and local times (numbers within [`TOLERANCE`]). A `bl.pause` or
+//! `bl.speed` from inside a frame counts from the next step only, so it is named as the
+//! cause of a difference. Scripts are not edited: only `bl.step` changes. Every
 //! run is held to the same [`Confinement`]; one that its timeout stops ends the check.
 
 use std::fmt::Write as _;
@@ -17,6 +19,7 @@ use super::{Confinement, Host, Shared};
 use crate::event::{Event, EventLog, FieldValue};
 use crate::report::{Style, event_line};
 use crate::session::Session;
+use crate::time::Ticks;
 
 /// Largest difference between two numbers that still counts as the same.
 pub const TOLERANCE: f64 = 1e-9;
@@ -215,12 +218,16 @@ impl Host {
     }
 }
 
-/// What a run left behind: the error it ended with, its events and final weights.
+/// What a run left behind: the error it ended with, its events, final clock and weights.
 struct Outcome {
     error: Option<String>,
     events: EventLog,
+    /// The last logic frame that ran and its time.
+    clock: (i64, Ticks),
     /// `actor/leaf [channel]` → weight, local time; `actor [channel]` → `<default>`, output.
     finals: Vec<(String, f64, f64)>,
+    /// The first `bl.pause` or `bl.speed` from inside a frame that changed the clock.
+    clock_changed_inside_frame: Option<String>,
 }
 
 /// The run of `script` under `plan`; `Err` when `--timeout` stopped it (its error).
@@ -236,10 +243,13 @@ fn run(script: &Path, args: &[String], plan: StepPlan, confinement: Confinement)
         let error = error.unwrap_or_else(|| "timed out".into());
         return Err(format!("{}: the run with {} did not end: {error}", script.display(), plan.describe()));
     }
+    let clock_changed_inside_frame = host.state.borrow().clock_changed_inside_frame.clone();
     Ok(host.with_session(|session| Outcome {
         error: error.map(|e| format!("error: {e}")),
         events: session.events().clone(),
+        clock: (session.clock().frame(), session.clock().time()),
         finals: finals(session),
+        clock_changed_inside_frame,
     }))
 }
 
@@ -311,7 +321,17 @@ fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String
             line(theirs, k)
         ));
     }
-    let pair = |v: Option<&(String, f64, f64)>| v.map_or("<none>".to_string(), |(_, a, b)| format!("{a} {b}"));
+    let (ours, theirs) = (reference.clock, other.clock);
+    if ours != theirs {
+        let clock = |(frame, time): (i64, Ticks)| format!("frame {frame}, t={:.6} s", time.secs());
+        return Some(format!("the clock ends differently:\n  {written}: {}\n  {name}: {}", clock(ours), clock(theirs)));
+    }
+    let pair = |v: Option<&(String, f64, f64)>| {
+        v.map_or("<none>".to_string(), |(what, a, b)| match what.ends_with("<default>, output") {
+            true => format!("<default> {a}, output weight {b}"),
+            false => format!("weight {a}, local time {b}"),
+        })
+    };
     let finals = reference.finals.len().max(other.finals.len());
     (0..finals)
         .find(|&k| match (reference.finals.get(k), other.finals.get(k)) {
@@ -340,14 +360,23 @@ pub fn partition_check(script: &Path, args: &[String], confinement: Confinement)
     let mut out = String::new();
     for plan in StepPlan::CHECKED {
         let name = plan.describe();
-        if let Some(difference) = difference(&reference, &run(script, args, plan, confinement)?, &name) {
-            return Err(format!("{}: {name} change the result: {difference}", script.display()));
+        let other = run(script, args, plan, confinement)?;
+        if let Some(difference) = difference(&reference, &other, &name) {
+            let cause = reference.clock_changed_inside_frame.as_ref().or(other.clock_changed_inside_frame.as_ref());
+            let cause = cause.map_or(String::new(), |call| {
+                format!(
+                    "\n  the cause: {call}, from inside a frame (a `bl.at` callback or a `bl.on` listener): a \
+                     pause or speed counts from the next `bl.step`, which scales its seconds when it is called \
+                     (REFERENCE §1), so how the steps are cut decides when; change it between steps"
+                )
+            });
+            return Err(format!("{}: {name} change the result: {difference}{cause}", script.display()));
         }
     }
     let names: Vec<String> = StepPlan::CHECKED.iter().map(|p| p.describe()).collect();
     let _ = write!(
         out,
-        "{}: {} and {} agree with {}",
+        "{}: {}, the final clock and {} agree with {}",
         script.display(),
         crate::report::count(reference.events.len(), "event"),
         crate::report::count(reference.finals.len(), "final weight"),
