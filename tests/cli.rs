@@ -339,6 +339,16 @@ fn partition_check_compares_the_final_clock_and_names_a_pause_inside_a_frame() {
 }
 
 #[test]
+fn run_prints_bytes_that_are_not_utf8_as_they_are() {
+    let out = blendlab(&["run", "tests/scripts/bytes_not_utf8.lua"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let printed = out.stdout.windows(6).any(|w| w == b"caf\xe9\t1");
+    assert!(printed, "{:?}", out.stdout);
+    assert!(out.stdout.windows(4).any(|w| w == b"caf\xe9"), "{:?}", out.stdout);
+    assert!(out.stderr.windows(5).any(|w| w == b"err \xc8"), "{:?}", out.stderr);
+}
+
+#[test]
 fn a_reader_that_stops_reading_ends_the_run_quietly() {
     use std::io::Read;
     use std::process::Stdio;

@@ -326,18 +326,25 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     // `print` shows a table, a function or a userdata as the prompt shows a result (keys
     // sorted, nested tables indented, a function by where it was defined, a file as `file`),
     // never by its address: what a script prints is the same bytes on every run.
-    // Everything else prints as Lua's `tostring` has it.
+    // Everything else prints as Lua's `tostring` has it, byte for byte as the standalone
+    // `lua` does: a string need not be UTF-8 (a Latin-1 name, `string.pack` output).
     let s = state.clone();
     let print = lua.create_function(move |lua, values: Variadic<Value>| {
         let tostring: Function = lua.globals().get("tostring")?;
-        let show = |value: Value| match value {
-            Value::Table(_) | Value::Function(_) | Value::UserData(_) => super::pretty(&value),
-            other => tostring.call::<String>(other),
-        };
-        let text = values.into_iter().map(show).collect::<mlua::Result<Vec<_>>>()?;
-        let mut host = s.borrow_mut();
-        writeln!(host.output.out, "{}", text.join("\t")).map_err(mlua::Error::external)?;
-        Ok(())
+        let mut line = Vec::new();
+        for (i, value) in values.into_iter().enumerate() {
+            if i > 0 {
+                line.push(b'\t');
+            }
+            match value {
+                Value::Table(_) | Value::Function(_) | Value::UserData(_) => {
+                    line.extend_from_slice(super::pretty(&value)?.as_bytes())
+                }
+                other => line.extend_from_slice(&tostring.call::<mlua::LuaString>(other)?.as_bytes()),
+            }
+        }
+        line.push(b'\n');
+        s.borrow_mut().output.out.write_all(&line).map_err(mlua::Error::external)
     })?;
     lua.globals().set("print", print)?;
 
@@ -456,13 +463,15 @@ fn install_write(lua: &Lua, state: &Shared) -> mlua::Result<()> {
 }
 
 /// Writes `values` (strings and numbers, as `io.write` takes them) to the host's output
-/// `stream`.
+/// `stream`, strings byte for byte (UTF-8 or not), as Lua's `io.write` does.
 fn write_text(lua: &Lua, state: &Shared, stream: Stream, values: Variadic<Value>) -> mlua::Result<()> {
     let tostring: Function = lua.globals().get("tostring")?;
-    let mut text = String::new();
+    let mut text = Vec::new();
     for (i, value) in values.into_iter().enumerate() {
         match value {
-            Value::String(_) | Value::Integer(_) | Value::Number(_) => text.push_str(&tostring.call::<String>(value)?),
+            Value::String(_) | Value::Integer(_) | Value::Number(_) => {
+                text.extend_from_slice(&tostring.call::<mlua::LuaString>(value)?.as_bytes())
+            }
             other => {
                 let got = other.type_name();
                 return Err(located(lua, format!("bad argument #{} to 'write' (string expected, got {got})", i + 1)));
@@ -474,7 +483,7 @@ fn write_text(lua: &Lua, state: &Shared, stream: Stream, values: Variadic<Value>
         Stream::Out => &mut output.out,
         Stream::Err => &mut output.err,
     };
-    write!(writer, "{text}").map_err(mlua::Error::external)
+    writer.write_all(&text).map_err(mlua::Error::external)
 }
 
 /// An argument of the wrong type given to `label` (`bl.at`, `actor:set`, …), in words:
@@ -489,7 +498,10 @@ fn argument_problem(error: &mlua::Error, label: &str) -> Option<String> {
         _ => return None,
     };
     let mlua::Error::FromLuaConversionError { from, to, .. } = &**cause else { return None };
-    let wanted = type_in_words(to);
+    // A Lua string is bytes; where text is wanted they must be UTF-8.
+    let text_wanted = *from == "string" && matches!(to.as_str(), "String" | "string");
+    let wanted = if text_wanted { "UTF-8 text" } else { type_in_words(to) };
+    let from = if text_wanted { "a string with bytes that are not UTF-8" } else { from };
     let method = label.split_once(':').map(|(_, m)| m);
     let pos = if method.is_some() { pos - 1 } else { pos };
     Some(match method {
