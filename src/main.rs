@@ -65,7 +65,7 @@ enum Command {
         #[arg(long, value_name = "FILE", conflicts_with = "watch")]
         golden: Option<PathBuf>,
         /// With --golden: write FILE with what the script prints.
-        #[arg(long, requires = "golden")]
+        #[arg(long)]
         bless: bool,
         /// Run the script again with its clock steps split differently (frame by frame,
         /// seeded random pieces, giant steps) and report any difference in the events or the
@@ -119,7 +119,7 @@ enum Command {
 struct ConfinementArgs {
     /// Stop the script with an error (naming the line) after this many seconds; with
     /// --golden, --partition-check or test, each run of it.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
     /// Stop the script with an error when its Lua state needs more memory (64M, 512K, 1G).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
@@ -204,11 +204,14 @@ fn main() -> ExitCode {
         measure: cli.measure,
         started,
     };
-    if let Some(Command::Run { script, .. }) = &cli.command
-        && let Some(message) = unknown_run_option(&script[0])
-    {
-        eprintln!("{}", error_line(err_style, &message));
-        return ExitCode::from(2);
+    if let Some(Command::Run { script, golden, bless, .. }) = &cli.command {
+        let refused = unknown_run_option(&script[0])
+            .or_else(|| (*bless && golden.is_none()).then(bless_without_golden))
+            .or_else(|| refused_run(Path::new(&script[0]), golden.as_deref()));
+        if let Some(message) = refused {
+            eprintln!("{}", error_line(err_style, &message));
+            return ExitCode::from(2);
+        }
     }
     let result = match cli.command {
         Some(Command::Run { watch: true, script, .. }) => {
@@ -280,6 +283,15 @@ fn unknown_run_option(word: &str) -> Option<String> {
     Some(format!("run: unknown option `{word}` (options go before the script); {hint}"))
 }
 
+/// Why `run --bless` without `--golden` is refused: it writes the golden file `--golden`
+/// names, and with another mode (`--partition-check`, `--watch`, a plain run) it would be
+/// ignored without a word.
+fn bless_without_golden() -> String {
+    "run: --bless writes the golden file of --golden, and there is none: \
+     `blendlab run --golden FILE --bless SCRIPT.lua`"
+        .into()
+}
+
 /// Why `blendlab WORD …` is refused when WORD is no file and has no extension: it is almost
 /// always a command mistyped (`blendlab tset tests/scripts`), which would otherwise open the
 /// prompt with a file that cannot be read.
@@ -318,10 +330,6 @@ fn golden_run(
     bless: bool,
     confinement: Confinement,
 ) -> ExitCode {
-    if let Some(message) = not_a_golden(golden, script) {
-        eprintln!("{}", error_line(style, &message));
-        return ExitCode::from(2);
-    }
     let verdict = headless::check_golden(script, args, golden, bless, confinement);
     let message = verdict.describe(script, golden, "run again with --bless");
     if verdict.passed() {
@@ -333,19 +341,26 @@ fn golden_run(
     }
 }
 
-/// Why `golden` cannot be `script`'s golden file: a Lua script (`--golden a.lua --bless
-/// a.out`, the two swapped, would overwrite the script), or the script itself.
-fn not_a_golden(golden: &Path, script: &Path) -> Option<String> {
-    let same = golden == script
-        || std::fs::canonicalize(golden).is_ok_and(|g| std::fs::canonicalize(script).is_ok_and(|s| s == g));
-    let lua = golden.extension().is_some_and(|e| e == "lua");
-    (same || lua).then(|| {
-        format!(
-            "--golden {}: {}, not a golden file: give the golden (NAME.out) after --golden, the script last",
-            golden.display(),
-            if same { "the script itself" } else { "a Lua script" }
-        )
-    })
+/// Why `blendlab run [--golden GOLDEN] SCRIPT` is refused before anything runs (exit 2): the
+/// script is a config or a golden file ([`blendlab::script::not_a_script`]), or the golden
+/// cannot be the script's ([`headless::not_a_golden`]: `--golden a.lua --bless a.out`, the
+/// two swapped, would overwrite the script, and is told as such).
+fn refused_run(script: &Path, golden: Option<&Path>) -> Option<String> {
+    let script_problem = || blendlab::script::not_a_script(script).map(|why| format!("{}: {why}", script.display()));
+    let golden_problem = || {
+        let golden = golden?;
+        headless::not_a_golden(golden, script).map(|what| {
+            format!(
+                "--golden {}: {what}, not a golden file: give the golden (NAME.out) after --golden, the script last",
+                golden.display()
+            )
+        })
+    };
+    if golden.is_some_and(|g| g.extension().is_some_and(|e| e == "lua")) {
+        golden_problem().or_else(script_problem)
+    } else {
+        script_problem().or_else(golden_problem)
+    }
 }
 
 /// `blendlab test DIR…`: every script against its golden, one thread per core.

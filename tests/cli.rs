@@ -107,7 +107,7 @@ fn run_exit_codes() {
     assert_eq!(failed.status.code(), Some(1));
     assert!(text(&failed.stderr).starts_with("error: tests/scripts/expect_failure.lua:7: expectation failed"));
     let config = blendlab(&["run", "samples/locomotion.toml"]);
-    assert_eq!(config.status.code(), Some(1));
+    assert_eq!(config.status.code(), Some(2));
     assert!(text(&config.stderr).contains("a TOML config, not a Lua script: load it with bl.load"));
     let missing = blendlab(&["run", "no_such_script.lua"]);
     assert_eq!(missing.status.code(), Some(1));
@@ -436,8 +436,10 @@ fn test_and_golden_runs_take_only_scripts_as_scripts() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(text(&missing.stderr).contains("missing.lua: cannot read file: "), "{}", text(&missing.stderr));
     // `--golden a.lua --bless a.out`, the two swapped, and a golden that is the script.
-    for (golden, what) in [(script_arg, "a Lua script"), (golden_arg, "the script itself")] {
-        let swapped = blendlab(&["run", "--golden", golden, "--bless", golden_arg]);
+    for (golden, script, what) in
+        [(script_arg, golden_arg, "a Lua script"), (script_arg, script_arg, "the script itself")]
+    {
+        let swapped = blendlab(&["run", "--golden", golden, "--bless", script]);
         assert_eq!(swapped.status.code(), Some(2));
         assert!(
             text(&swapped.stderr).contains(&format!("--golden {golden}: {what}, not a golden file")),
@@ -447,13 +449,63 @@ fn test_and_golden_runs_take_only_scripts_as_scripts() {
     }
     assert_eq!(std::fs::read_to_string(&script).unwrap(), "print(1)\n");
     let run_golden = blendlab(&["run", "--golden", dir.join("b.out").to_str().unwrap(), "--bless", golden_arg]);
-    assert_eq!(run_golden.status.code(), Some(1));
+    assert_eq!(run_golden.status.code(), Some(2));
     assert!(
         text(&run_golden.stderr).contains("a.out: a golden file, not a Lua script"),
         "{}",
         text(&run_golden.stderr)
     );
     assert!(!dir.join("b.out").exists());
+    // A golden or a config as the script is refused before anything runs, in every mode.
+    let modes: [&[&str]; 3] = [&["run"], &["run", "--partition-check"], &["run", "--golden", golden_arg]];
+    for mode in modes {
+        let out = blendlab(&[mode, &[config_arg]].concat());
+        assert_eq!(out.status.code(), Some(2), "{mode:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("x.toml: a TOML config, not a Lua script"), "{mode:?}: {stderr}");
+        assert!(!stderr.contains("agree"), "{stderr}");
+    }
+    let both_golden = blendlab(&["run", "--golden", golden_arg, golden_arg]);
+    assert_eq!(both_golden.status.code(), Some(2));
+    assert!(text(&both_golden.stderr).contains("a.out: a golden file, not a Lua script"), "{}", text(&both_golden.stderr));
+}
+
+#[test]
+fn bless_never_overwrites_a_config_or_a_script() {
+    let dir = common::scratch("bless-refuses");
+    let (script, config, victim) = (dir.join("a.lua"), dir.join("x.toml"), dir.join("victim.lua"));
+    std::fs::write(&script, "print(1)\n").unwrap();
+    std::fs::write(&config, "[clips]\n").unwrap();
+    std::fs::write(&victim, "print(2)\n").unwrap();
+    let link = dir.join("other.golden");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let [script_arg, config_arg, link_arg] = [&script, &config, &link].map(|p| p.to_str().unwrap());
+    let toml = blendlab(&["run", "--golden", config_arg, "--bless", script_arg]);
+    assert_eq!(toml.status.code(), Some(2));
+    assert!(text(&toml.stderr).contains(&format!("--golden {config_arg}: a TOML config, not a golden file")));
+    let linked = blendlab(&["run", "--golden", link_arg, "--bless", script_arg]);
+    assert_eq!(linked.status.code(), Some(2));
+    assert!(text(&linked.stderr).contains("a symbolic link to a Lua script"), "{}", text(&linked.stderr));
+    // `test --bless` writes NAME.out beside the script: not through a link to a script either.
+    std::os::unix::fs::symlink(&victim, dir.join("a.out")).unwrap();
+    let tested = blendlab(&["test", "--bless", script_arg]);
+    assert_eq!(tested.status.code(), Some(1));
+    assert!(text(&tested.stdout).contains("a symbolic link to a Lua script"), "{}", text(&tested.stdout));
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), "[clips]\n");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "print(2)\n");
+}
+
+#[test]
+fn bless_without_golden_is_refused_in_every_mode() {
+    for mode in [&["--bless"][..], &["--bless", "--partition-check"], &["--watch", "--bless"]] {
+        let out = blendlab(&[&["run"][..], mode, &["tests/scripts/determinism.lua"]].concat());
+        assert_eq!(out.status.code(), Some(2), "{mode:?}");
+        assert!(text(&out.stderr).contains("--bless writes the golden file of --golden"), "{}", text(&out.stderr));
+    }
+    // A negative timeout is the timeout's own error, not a hint to pass `-- -1`.
+    let out = blendlab(&["test", "--timeout", "-1", "tests/scripts"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("the timeout must be a number of seconds > 0"), "{}", text(&out.stderr));
 }
 
 #[test]

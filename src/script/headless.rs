@@ -215,6 +215,10 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
         return Verdict::Unsteady { line, first: a.map(str::to_string), second: b.map(str::to_string) };
     }
     if bless {
+        if let Some(what) = not_a_golden(golden, script) {
+            let message = format!("{} is {what}, not a golden file: blessing would overwrite it", golden.display());
+            return Verdict::Unchecked { message };
+        }
         return match write_atomically(golden, &first) {
             Ok(()) => {
                 Verdict::Blessed { lines: first.lines().count(), failure: last_error(&first).map(str::to_string) }
@@ -228,6 +232,27 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Verdict::Missing,
         Err(e) => Verdict::Unchecked { message: format!("cannot read {}: {e}", golden.display()) },
     }
+}
+
+/// What `golden` is, when it cannot be `script`'s golden file (which `--bless` writes): the
+/// script itself, a Lua script or a TOML config — by its name, or by the file it resolves to
+/// through symbolic links (a link written through would overwrite that file).
+pub fn not_a_golden(golden: &Path, script: &Path) -> Option<String> {
+    let resolved = std::fs::canonicalize(golden).ok();
+    let same = golden == script
+        || resolved.as_ref().is_some_and(|g| std::fs::canonicalize(script).is_ok_and(|s| s == *g));
+    let kind = |path: &Path| match path.extension().and_then(|e| e.to_str()) {
+        Some("lua") => Some("a Lua script"),
+        Some("toml") => Some("a TOML config"),
+        _ => None,
+    };
+    if same {
+        return Some("the script itself".into());
+    }
+    kind(golden).map(str::to_string).or_else(|| {
+        let target = resolved?;
+        kind(&target).map(|k| format!("a symbolic link to {k} ({})", target.display()))
+    })
 }
 
 /// The golden file of a test script: `NAME.out` beside `NAME.lua`.
