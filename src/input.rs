@@ -51,6 +51,10 @@ pub enum TriggerAction {
 pub struct Trigger {
     pub time: f64,
     pub action: TriggerAction,
+    /// Where the trigger names its layer (or, without one, where it is written), as
+    /// `file:line:col`: the layer is checked against an actor's graph when the inputs are
+    /// played on it, and an error there points back at the config.
+    pub at: String,
 }
 
 /// A compiled `[inputs.NAME]`: triggers sorted by time (ties keep file order).

@@ -16,6 +16,7 @@ use crate::config::suggestion;
 use crate::entity::Entity;
 use crate::event::{Command, Event, EventKind, EventLog, FieldValue, SeekPolicy};
 use crate::graph::{FrameStep, Graph};
+use crate::input::TriggerAction;
 use crate::graph::{Source, TransitionSet, completion_event, transition_change};
 use crate::time::{FrameTime, Ticks, TimeError};
 use crate::timeline::TimelineId;
@@ -585,6 +586,40 @@ impl Session {
             },
         };
         self.play_by_id(actor, id, index, start)
+    }
+
+    /// Whether `action` (an `[inputs]` trigger) can run on `actor` as its graph stands: the
+    /// layer it names exists and is of the right kind (a timeline layer to play on, a
+    /// transition layer to transition on), and a timeline played on a new layer masks only
+    /// channels the actor has. The error is the one the trigger would meet when it fires.
+    pub fn check_trigger(&self, actor: ActorId, action: &TriggerAction) -> Result<(), SessionError> {
+        match action {
+            TriggerAction::Play { timeline, layer } => {
+                let a = &self.actors[actor];
+                let Some(id) = self.snapshot.timeline_id(timeline) else {
+                    return Err(SessionError::UnknownAsset {
+                        kind: "timeline",
+                        name: timeline.clone(),
+                        hint: suggestion(timeline, self.snapshot.names_of(|a| matches!(a, Asset::Timeline(_)))),
+                    });
+                };
+                match layer {
+                    Some(name) => {
+                        let index = a.graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
+                            actor: a.name().into(),
+                            name: name.clone(),
+                            hint: suggestion(name, a.graph.layers().iter().map(|l| l.name())),
+                        })?;
+                        match a.graph.layers()[index].source {
+                            Source::Timeline(_) => self.check_masks(actor, id),
+                            _ => Err(SessionError::NotATimelineLayer { actor: a.name().into(), layer: name.clone() }),
+                        }
+                    }
+                    None => self.check_masks(actor, id),
+                }
+            }
+            TriggerAction::Transition { layer, .. } => self.transition_layer_index(actor, layer).map(|_| ()),
+        }
     }
 
     /// Whether every channel the masks of `timeline` name is one of the actor's channels, as

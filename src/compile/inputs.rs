@@ -32,6 +32,7 @@ impl Builder<'_> {
         let mut triggers = Vec::new();
         for trigger in &inputs.value.triggers {
             let t = trigger.get_ref();
+            let at = self.location(file, t.layer.as_ref().map_or(trigger.span(), |l| l.span()).start);
             let layer = t.layer.as_ref().map(|l| l.get_ref().clone());
             let action = match (&t.play, &t.transition, layer) {
                 (Some(timeline), None, layer) => {
@@ -51,7 +52,7 @@ impl Builder<'_> {
                 }
                 _ => continue, // reported by local validation
             };
-            triggers.push(Trigger { time: *t.time.get_ref(), action });
+            triggers.push(Trigger { time: *t.time.get_ref(), action, at });
         }
         triggers.sort_by(|a, b| a.time.total_cmp(&b.time));
         (inputs.valid).then(|| InputDef { name: inputs.name.clone(), tracks, triggers })
@@ -73,6 +74,13 @@ impl Builder<'_> {
             .or_else(|| (!names.is_empty()).then(|| format!("known parameters: {}", names.join(", "))));
         self.error(file, name.span(), format!("unknown parameter `{wanted}` in inputs"), hint);
         None
+    }
+
+    /// `file:line:col` of byte `offset` of file `file`.
+    fn location(&self, file: usize, offset: usize) -> String {
+        let source = &self.sources[file];
+        let (line, col) = crate::config::diagnostic::line_col(&source.text, offset);
+        format!("{}:{line}:{col}", source.path)
     }
 
     /// Whether `name` is an asset of the kind `is`; if not, an error with a did-you-mean.

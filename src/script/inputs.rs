@@ -105,6 +105,20 @@ fn unread_inputs(lua: &Lua, session: &Session, actor: ActorId, name: &str) -> ml
         .collect())
 }
 
+/// An error at the `bl.inputs` call when a trigger of `[inputs.NAME]` could not run on
+/// `actor` (a layer it lacks, or of the wrong kind), naming where the trigger is written —
+/// rather than an error out of the middle of a later step, when the trigger fires.
+fn refuse_triggers_that_cannot_run(lua: &Lua, session: &Session, actor: ActorId, name: &str) -> mlua::Result<()> {
+    let Some(def) = def(session, name) else { return Ok(()) };
+    for trigger in &def.triggers {
+        if let Err(e) = session.check_trigger(actor, &trigger.action) {
+            let message = format!("bl.inputs `{name}`: {}: the trigger at {} s: {e}", trigger.at, trigger.time);
+            return Err(located(lua, message));
+        }
+    }
+    Ok(())
+}
+
 /// Adds `inputs` to the raw table.
 pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
@@ -113,6 +127,7 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         lua.create_function(move |lua, (actor, name): (Value, String)| {
             let actor = actor_of(lua, "bl.inputs", &s.borrow().session, actor)?;
             let warnings = unread_inputs(lua, &s.borrow().session, actor, &name)?;
+            refuse_triggers_that_cannot_run(lua, &s.borrow().session, actor, &name)?;
             for message in warnings {
                 warn_located(lua, &s, message)?;
             }
