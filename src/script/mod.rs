@@ -241,6 +241,32 @@ fn seed_random(lua: &Lua) -> mlua::Result<()> {
     math.get::<mlua::Function>("randomseed")?.call::<()>(0)
 }
 
+/// The functions of Lua's `debug` library a script gets, Lua's own: enough for
+/// `xpcall(f, debug.traceback)` and for helpers that ask where they were called from. The
+/// others are left out: `sethook` would take the hook the watchdog stops code with
+/// (`--timeout`, Ctrl-C), and `setmetatable`, `getregistry`, `getuservalue`/`setuservalue`,
+/// `setupvalue`, `upvaluejoin` and `setlocal` reach into the bindings' own values, which is
+/// why mlua calls a state with the whole library unsafe.
+const DEBUG_FUNCTIONS: &[&str] = &["traceback", "getinfo", "getlocal", "getupvalue"];
+
+/// A Lua state with the standard libraries, as the standalone `lua` has them (C modules
+/// too), but only [`DEBUG_FUNCTIONS`] of `debug`. `run --sandbox` takes away more.
+fn new_lua() -> Result<Lua, ScriptError> {
+    // SAFETY: what makes `debug` unsafe for mlua is the functions that change metatables,
+    // user values, upvalues and the registry behind the bindings' back; they are dropped
+    // below, before any script runs, and only the read-only ones stay.
+    let lua = unsafe { Lua::unsafe_new_with(mlua::StdLib::ALL_SAFE | mlua::StdLib::DEBUG, Default::default()) };
+    let keep = lua.load(
+        r#"
+local keep, full, debug = ..., debug, {}
+for _, name in ipairs(keep) do debug[name] = full[name] end
+_G.debug, package.loaded.debug = debug, debug
+"#,
+    );
+    keep.set_name(api::PRELUDE_NAME).call::<()>(DEBUG_FUNCTIONS.to_vec())?;
+    Ok(lua)
+}
+
 /// A message without the `stack traceback:` Lua appends to errors that cross a call.
 pub(crate) fn strip_traceback(message: &str) -> String {
     message.split("\nstack traceback:").next().unwrap_or(message).to_string()
@@ -248,7 +274,7 @@ pub(crate) fn strip_traceback(message: &str) -> String {
 
 impl Host {
     pub fn new(output: Output) -> Result<Host, ScriptError> {
-        let lua = Lua::new();
+        let lua = new_lua()?;
         let state = Rc::new(RefCell::new(HostState {
             session: Session::default(),
             sources: Vec::new(),
