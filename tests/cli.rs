@@ -526,6 +526,25 @@ fn checks_give_scripts_an_empty_standard_input() {
 }
 
 #[test]
+fn golden_messages_show_trailing_whitespace_final_newlines_and_crlf() {
+    let dir = common::scratch("golden-line-ends");
+    // The output's last line keeps its tab in the diff (the golden has no final newline).
+    std::fs::write(dir.join("a_tab.lua"), "print('x\\t')\n").unwrap();
+    std::fs::write(dir.join("a_tab.out"), "x\t").unwrap();
+    // Two runs that differ only in the final newline say where.
+    let flag = "local f = io.open('flag') if f then f:close() io.write('end') else \
+                io.open('flag', 'w'):close() io.write('end\\n') end\n";
+    std::fs::write(dir.join("b_newline.lua"), flag).unwrap();
+    // A CRLF golden that also differs in content is named CRLF under its diff.
+    std::fs::write(dir.join("c_crlf.lua"), "print('a')\nprint('c')\n").unwrap();
+    std::fs::write(dir.join("c_crlf.out"), "a\r\nb\r\n").unwrap();
+    let stdout = text(&blendlab(&["test", dir.to_str().unwrap()]).stdout);
+    assert!(stdout.contains("-x\t\n\\ No newline at end of file\n+x\t\n"), "{stdout}");
+    assert!(stdout.contains("first run:  \"end\"\n  second run: \"end\" (no newline at end)"), "{stdout}");
+    assert!(stdout.contains("note: c_crlf.out also has CRLF line endings"), "{stdout}");
+}
+
+#[test]
 fn goldens_that_hold_nothing_a_failure_or_crlf_are_named_so() {
     let dir = common::scratch("golden-notes");
     std::fs::write(dir.join("a_silent.lua"), "local x = 1\n").unwrap();

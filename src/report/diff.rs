@@ -9,9 +9,9 @@ const CONTEXT: usize = 3;
 /// replaced wholesale rather than aligned line by line.
 const MAX_CELLS: usize = 16_000_000;
 
-/// The first line (1-based) where `a` and `b` differ, with that line of each (`None` past
-/// the end); `None` when the texts are equal. A missing final line break counts as a
-/// difference on the last line.
+/// The first line (1-based) where `a` and `b` differ, with that line of each as it is, its
+/// line break included when it has one (`None` past the end); `None` when the texts are
+/// equal. A missing final line break counts as a difference on the last line.
 pub fn first_difference<'a>(a: &'a str, b: &'a str) -> Option<(usize, Option<&'a str>, Option<&'a str>)> {
     if a == b {
         return None;
@@ -20,10 +20,20 @@ pub fn first_difference<'a>(a: &'a str, b: &'a str) -> Option<(usize, Option<&'a
     for n in 1.. {
         let (x, y) = (la.next(), lb.next());
         if x != y {
-            return Some((n, x.map(|l| l.trim_end_matches('\n')), y.map(|l| l.trim_end_matches('\n'))));
+            return Some((n, x, y));
         }
     }
     unreachable!("unequal texts differ on some line")
+}
+
+/// A line as [`first_difference`] gives it, for a message: quoted without its line break,
+/// then `(no newline at end)` when it has none, so two lines that differ only there read
+/// differently.
+pub fn show_line(line: &str) -> String {
+    match line.strip_suffix('\n') {
+        Some(text) => format!("{text:?}"),
+        None => format!("{line:?} (no newline at end)"),
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -167,7 +177,7 @@ mod tests {
             unified_diff(expected, actual, "golden", "actual"),
             "--- golden\n+++ actual\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"
         );
-        assert_eq!(first_difference(expected, actual), Some((5, Some("5"), Some("five"))));
+        assert_eq!(first_difference(expected, actual), Some((5, Some("5\n"), Some("five\n"))));
     }
 
     #[test]
@@ -187,6 +197,17 @@ mod tests {
             unified_diff("x\n", "x", "g", "a"),
             "--- g\n+++ a\n@@ -1 +1 @@\n-x\n+x\n\\ No newline at end of file\n"
         );
-        assert_eq!(first_difference("x\n", "x\ny\n"), Some((2, None, Some("y"))));
+        assert_eq!(first_difference("x\n", "x\ny\n"), Some((2, None, Some("y\n"))));
+        // Lines that differ only in the final line break say so.
+        let (_, a, b) = first_difference("end\n", "end").unwrap();
+        assert_eq!((show_line(a.unwrap()), show_line(b.unwrap())), ("\"end\"".into(), "\"end\" (no newline at end)".into()));
+    }
+
+    #[test]
+    fn trailing_whitespace_of_a_last_line_without_newline_is_kept() {
+        assert_eq!(
+            unified_diff("x\t", "x\t\n", "g", "a"),
+            "--- g\n+++ a\n@@ -1 +1 @@\n-x\t\n\\ No newline at end of file\n+x\t\n"
+        );
     }
 }

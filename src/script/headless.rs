@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use super::files::write_atomically;
 use super::limits::{BACKSTOP_GRACE, RUNNER_IS_BACKSTOP, unstoppable};
 use super::{Confinement, Host, Output};
-use crate::report::diff::{first_difference, unified_diff};
+use crate::report::diff::{first_difference, show_line, unified_diff};
 
 /// A `Write` into a shared buffer, so `print` output and diagnostics land in one text.
 #[derive(Clone, Default)]
@@ -108,7 +108,8 @@ pub enum Verdict {
     /// printed (described as a unified diff from golden to output, headed by their paths as
     /// the person gave them).
     Differs { expected: String, actual: String },
-    /// Two runs printed different output: the first line that differs in each.
+    /// Two runs printed different output: the first line that differs in each, its line
+    /// break included when it has one.
     Unsteady { line: usize, first: Option<String>, second: Option<String> },
     /// The check could not be made: the script is not there, its folder cannot be entered,
     /// or the golden file cannot be read (or written, when blessing).
@@ -145,10 +146,19 @@ impl Verdict {
             ),
             Verdict::Differs { expected, actual } => {
                 let diff = unified_diff(expected, actual, &golden.to_string(), &script.to_string());
-                format!("{script}: output differs from {golden}:\n{}", diff.trim_end())
+                // The diff's own last line break only: a line's trailing whitespace is part of it.
+                let mut text = format!("{script}: output differs from {golden}:\n{}", diff.trim_end_matches('\n'));
+                if expected.contains("\r\n") && !actual.contains("\r\n") {
+                    let _ = write!(
+                        text,
+                        "\nnote: {name} also has CRLF line endings (git's autocrlf?), so every line differs; keep \
+                         goldens LF (`*.out -text` in .gitattributes)"
+                    );
+                }
+                text
             }
             Verdict::Unsteady { line, first, second } => {
-                let show = |l: &Option<String>| l.as_ref().map_or("<end of output>".to_string(), |l| format!("{l:?}"));
+                let show = |l: &Option<String>| l.as_deref().map_or("<end of output>".to_string(), show_line);
                 format!(
                     "{script}: prints different output on two runs, first at line {line}:\n  first run:  {}\n  second run: {}",
                     show(first),
