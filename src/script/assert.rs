@@ -63,6 +63,16 @@ impl EventSpec {
         super::check_kind(&out.kind).map_err(|m| located(lua, format!("bl.expect_event: {m}")))?;
         // A key that is not a field of the kind would match nothing: a typo, said as one.
         let known = field_names(&out.kind);
+        if let Some((_, time)) = out.fields.iter().find(|(key, _)| key == "time") {
+            let t = number(time).map_or_else(|| "t".to_string(), crate::config::number);
+            return Err(located(
+                lua,
+                format!(
+                    "bl.expect_event: every event has a time, matched with `between = {{ t0, t1 }}` (both \
+                     included); for exactly {t} s: between = {{ {t}, {t} }}"
+                ),
+            ));
+        }
         if let Some((key, _)) = out.fields.iter().find(|(key, _)| key != "frame" && !known.contains(&key.as_str())) {
             let hint = suggestion(key, known.iter().copied().chain(SPEC_KEYS.iter().copied()))
                 .map_or(String::new(), |h| format!("; {h}"));
@@ -110,7 +120,7 @@ impl EventSpec {
             let _ = write!(text, " actor={actor}");
         }
         if let Some((t0, t1)) = self.between {
-            let _ = write!(text, " between {} s and {} s", fixed(t0.secs()), fixed(t1.secs()));
+            let _ = write!(text, " between {} s and {} s", bound(t0), bound(t1));
         }
         match self.count {
             Some(1) => text.push_str(", once"),
@@ -121,6 +131,14 @@ impl EventSpec {
         }
         text
     }
+}
+
+/// A bound of `between` in seconds: six decimals as event lines show times, or to the tick
+/// (twelve) when six would read as another time (`0.7000000000006` is not `0.700000`).
+fn bound(t: Ticks) -> String {
+    let shown = fixed(t.secs());
+    let exact = shown.parse::<f64>().ok().and_then(|s| Ticks::from_secs(s).ok()) == Some(t);
+    if exact { shown } else { format!("{:.12}", t.secs()) }
 }
 
 /// `between = { t0, t1 }`: exactly two times in seconds, rounded to ticks, the first not

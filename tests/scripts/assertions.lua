@@ -60,3 +60,7 @@ print("no duplicates so far")
 bl.load("../config/err/warn_shared_threshold.toml")
 bl.load("../config/err/warn_shared_threshold.toml")
 show("twice", pcall(bl.no_duplicate_events, { kind = "warning" }))
+-- A bound that rounds to a tick past six decimals is shown to the tick, and `time` (which
+-- every event has, but which a spec matches with `between`) says how.
+show("bound past six decimals", pcall(bl.expect_event, { kind = "signal", name = "quarter", between = { 0.3000000000006, 0.4 } }))
+show("time as a field", pcall(bl.expect_event, { kind = "signal", time = 0.3 }))
