@@ -236,8 +236,18 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
     bl.set(
         "pause",
-        lua.create_function(move |_, paused: Option<bool>| {
-            let paused = paused.unwrap_or(true);
+        lua.create_function(move |lua, paused: Value| {
+            // `true` (or nothing) pauses, `false` resumes; `"no"` or `0` would pause, as any
+            // value but false and nil is true in Lua: a mistake to point out.
+            let paused = match paused {
+                Value::Nil => true,
+                Value::Boolean(paused) => paused,
+                other => {
+                    let got = other.type_name();
+                    let message = format!("bl.pause: argument 1 must be a boolean (true pauses, false resumes), got {got}");
+                    return Err(located(lua, message));
+                }
+            };
             let mut host = s.borrow_mut();
             if paused != host.session.clock().paused() {
                 note_clock_change_inside_frame(&mut host, format!("bl.pause({paused})"));

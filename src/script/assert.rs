@@ -313,9 +313,19 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
         graph.leaves().iter().zip(graph.weights(c)).map(|(l, &w)| (l.name.clone(), w)).collect();
     actual.push(("<default>".into(), graph.default_share(c)));
     let mut wanted: Vec<(String, f64)> = Vec::new();
-    for pair in expected.pairs::<String, f64>() {
+    for pair in expected.pairs::<String, Value>() {
         let (leaf, weight) =
             pair.map_err(|e| located(lua, format!("bl.expect_weights: expects {{ leaf = weight, … }}: {e}")))?;
+        // A weight is a number, never a string that reads as one (as `bl.expect_event`'s
+        // fields): `{ walk = "0.5" }` is a mistake to point out, not to convert.
+        let weight = match weight {
+            Value::Integer(w) => w as f64,
+            Value::Number(w) => w,
+            other => {
+                let message = format!("bl.expect_weights: the weight of `{leaf}` must be a number, got {}", other.type_name());
+                return Err(located(lua, message));
+            }
+        };
         if !actual.iter().any(|(name, _)| *name == leaf) {
             let hint =
                 suggestion(&leaf, actual.iter().map(|(n, _)| n.as_str())).map_or(String::new(), |h| format!("; {h}"));

@@ -64,3 +64,5 @@ show("twice", pcall(bl.no_duplicate_events, { kind = "warning" }))
 -- every event has, but which a spec matches with `between`) says how.
 show("bound past six decimals", pcall(bl.expect_event, { kind = "signal", name = "quarter", between = { 0.3000000000006, 0.4 } }))
 show("time as a field", pcall(bl.expect_event, { kind = "signal", time = 0.3 }))
+-- A weight is a number, never a string that reads as one.
+show("weight as a string", pcall(bl.expect_weights, hero, { lean = "0.8" }, 1e-6, "lower"))
