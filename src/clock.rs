@@ -37,7 +37,7 @@ pub enum ClockError {
     BadSpeed(f64),
     #[error("the clock would pass the 1e6 s that blendlab accepts (it would be at {} s)", crate::config::number(*.0))]
     PastEnd(f64),
-    #[error("the catch-up budget must be a whole number from 1 to {}, got {}", u64::MAX, crate::config::number(*.0))]
+    #[error("the catch-up budget must be a whole number from 1 to {}, got {}", i64::MAX, crate::config::number(*.0))]
     BadBudget(f64),
 }
 
@@ -123,7 +123,8 @@ impl Clock {
     }
 
     pub fn set_catch_up_budget(&mut self, budget: f64) -> Result<(), ClockError> {
-        if !(budget.fract() == 0.0 && budget >= 1.0 && budget <= u64::MAX as f64) {
+        // Up to Lua's largest integer, the largest budget a script can pass.
+        if !(budget.fract() == 0.0 && budget >= 1.0 && budget <= i64::MAX as f64) {
             return Err(ClockError::BadBudget(budget));
         }
         self.catch_up_budget = budget as u64;

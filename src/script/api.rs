@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mlua::{Function, Lua, MultiValue, Table, Value, Variadic};
+use mlua::{FromLua, Function, Lua, MultiValue, Table, Value, Variadic};
 
 use super::actor::Handle;
 use super::{Listener, Shared, load_configs};
@@ -180,13 +180,26 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
     bl.set(
         "frames",
-        lua.create_function(move |lua, n: f64| {
-            if !(n.fract() == 0.0 && n >= 0.0) {
-                return Err(located(lua, format!("bl.frames: takes a whole number of frames ≥ 0, got {n}")));
-            }
+        lua.create_function(move |lua, n: Value| {
+            // An integer is taken as it is: through a float, `math.maxinteger` would become
+            // one more frame than asked for.
+            let count = match n.clone() {
+                Value::Integer(n) => u64::try_from(n).ok(),
+                other => {
+                    let n = f64::from_lua(other, lua)?;
+                    (n.fract() == 0.0 && n >= 0.0).then_some(n as u64)
+                }
+            };
+            let Some(count) = count else {
+                let shown = match n {
+                    Value::Integer(n) => n.to_string(),
+                    other => f64::from_lua(other, lua)?.to_string(),
+                };
+                return Err(located(lua, format!("bl.frames: takes a whole number of frames ≥ 0, got {shown}")));
+            };
             refuse_inside_frames(lua, &s, "bl.frames")?;
             let frames =
-                s.borrow_mut().session.plan_frames(n as u64).map_err(|e| located(lua, format!("bl.frames: {e}")))?;
+                s.borrow_mut().session.plan_frames(count).map_err(|e| located(lua, format!("bl.frames: {e}")))?;
             run_frames(lua, &s, frames)
         })?,
     )?;

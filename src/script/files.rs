@@ -22,6 +22,10 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     if is_stream(path) {
         return std::fs::OpenOptions::new().append(true).open(path)?.write_all(text.as_bytes());
     }
+    // `out/` or a folder: the rename would fail with `Not a directory` or `Is a directory`.
+    if path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir() {
+        return Err(std::io::Error::other("a folder, not a file"));
+    }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { std::fs::canonicalize(path)? } else { path.to_path_buf() };
     let existing = std::fs::metadata(&target).ok();

@@ -44,3 +44,5 @@ try("pause no", function() bl.pause("no") end)
 local before = bl.frame()
 bl.step(0.1)
 print(string.format("still running: %d frames in 0.1 s", bl.frame() - before))
+-- `math.maxinteger` frames are that many, not one more (through a float).
+try("frames maxinteger", function() bl.frames(math.maxinteger) end)

@@ -49,3 +49,6 @@ print(pcall(rec.csv, rec, "/no/such/folder/weights.csv"))
 print(pcall(bl.events_jsonl, "/no/such/folder/events.jsonl"))
 print(pcall(bl.record, hero, { every = 0 }))
 print(pcall(bl.record, "villain"))
+-- A folder is no file to write: said so, not as `Not a directory`.
+print(pcall(rec.csv, rec, "../scripts/"))
+print(pcall(rec.csv, rec, ".."))
