@@ -223,9 +223,12 @@ pub fn weight_chart(recording: &Recording) -> String {
         r##"<text x="{centre:.2}" y="{:.2}" text-anchor="middle" fill="#222222">time (s)</text>"##,
         height - 18.0
     );
+    // A share can pass 1 (a `direct` tree without `normalize`, equal thresholds): the axis
+    // then promises no range.
+    let range = if w1 > 1.0 { "" } else { ", 0–1" };
     let _ = writeln!(
         svg,
-        r##"<text transform="translate(24 {:.2}) rotate(-90)" text-anchor="middle" fill="#222222">effective weight (share of the pose, 0–1)</text>"##,
+        r##"<text transform="translate(24 {:.2}) rotate(-90)" text-anchor="middle" fill="#222222">effective weight (share of the pose{range})</text>"##,
         TOP + plot_h / 2.0
     );
 
@@ -299,6 +302,14 @@ mod tests {
         let rows = samples.iter().enumerate();
         let rows = rows.map(|(frame, &(time, w))| Row { time, frame: frame as i64, values: vec![w] }).collect();
         Recording::of_hero(vec![idle], rows, None)
+    }
+
+    #[test]
+    fn the_weight_axis_claims_0_to_1_only_when_the_weights_stay_there() {
+        let within = weight_chart(&recording(&[(0.0, Some(0.5)), (1.0, Some(1.0))]));
+        assert!(within.contains("effective weight (share of the pose, 0–1)"), "{within}");
+        let past = weight_chart(&recording(&[(0.0, Some(3.0)), (1.0, Some(3.0))]));
+        assert!(past.contains("effective weight (share of the pose)</text>"), "{past}");
     }
 
     #[test]
