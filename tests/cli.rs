@@ -324,7 +324,10 @@ fn partition_check_runs_held_steps_before_os_exit() {
     let fails = blendlab(&["run", "--partition-check", script, "4"]);
     assert_eq!(fails.status.code(), Some(1));
     let stderr = text(&fails.stderr);
-    assert!(stderr.contains("giant steps, but every run fails: tests/partition/exit_after_step.lua:7: os.exit(4)"), "{stderr}");
+    assert!(
+        stderr.contains("giant steps, but every run fails: tests/partition/exit_after_step.lua:7: os.exit(4)"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -467,7 +470,11 @@ fn test_and_golden_runs_take_only_scripts_as_scripts() {
     }
     let both_golden = blendlab(&["run", "--golden", golden_arg, golden_arg]);
     assert_eq!(both_golden.status.code(), Some(2));
-    assert!(text(&both_golden.stderr).contains("a.out: a golden file, not a Lua script"), "{}", text(&both_golden.stderr));
+    assert!(
+        text(&both_golden.stderr).contains("a.out: a golden file, not a Lua script"),
+        "{}",
+        text(&both_golden.stderr)
+    );
 }
 
 #[test]

@@ -200,7 +200,10 @@ mod tests {
         assert_eq!(first_difference("x\n", "x\ny\n"), Some((2, None, Some("y\n"))));
         // Lines that differ only in the final line break say so.
         let (_, a, b) = first_difference("end\n", "end").unwrap();
-        assert_eq!((show_line(a.unwrap()), show_line(b.unwrap())), ("\"end\"".into(), "\"end\" (no newline at end)".into()));
+        assert_eq!(
+            (show_line(a.unwrap()), show_line(b.unwrap())),
+            ("\"end\"".into(), "\"end\" (no newline at end)".into())
+        );
     }
 
     #[test]

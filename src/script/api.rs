@@ -257,7 +257,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
                 Value::Boolean(paused) => paused,
                 other => {
                     let got = other.type_name();
-                    let message = format!("bl.pause: argument 1 must be a boolean (true pauses, false resumes), got {got}");
+                    let message =
+                        format!("bl.pause: argument 1 must be a boolean (true pauses, false resumes), got {got}");
                     return Err(located(lua, message));
                 }
             };

@@ -322,7 +322,8 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
             Value::Integer(w) => w as f64,
             Value::Number(w) => w,
             other => {
-                let message = format!("bl.expect_weights: the weight of `{leaf}` must be a number, got {}", other.type_name());
+                let message =
+                    format!("bl.expect_weights: the weight of `{leaf}` must be a number, got {}", other.type_name());
                 return Err(located(lua, message));
             }
         };

@@ -249,8 +249,8 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
 /// through symbolic links (a link written through would overwrite that file).
 pub fn not_a_golden(golden: &Path, script: &Path) -> Option<String> {
     let resolved = std::fs::canonicalize(golden).ok();
-    let same = golden == script
-        || resolved.as_ref().is_some_and(|g| std::fs::canonicalize(script).is_ok_and(|s| s == *g));
+    let same =
+        golden == script || resolved.as_ref().is_some_and(|g| std::fs::canonicalize(script).is_ok_and(|s| s == *g));
     let kind = |path: &Path| match path.extension().and_then(|e| e.to_str()) {
         Some("lua") => Some("a Lua script"),
         Some("toml") => Some("a TOML config"),
