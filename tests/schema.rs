@@ -260,8 +260,16 @@ fn fixture_cases() -> Vec<PathBuf> {
     cases
 }
 
+/// Configs that only load together with others, as their scripts load them: each with the
+/// files it is loaded with.
+const LOADED_WITH: &[(&str, &[&str])] = &[("tests/scripts/inputs_layers.toml", &["tests/scripts/inputs_data.toml"])];
+
 fn case_files(case: &Path) -> Vec<PathBuf> {
-    if case.is_dir() { files_in(case.to_str().unwrap(), "toml") } else { vec![case.to_path_buf()] }
+    if case.is_dir() {
+        return files_in(case.to_str().unwrap(), "toml");
+    }
+    let others = LOADED_WITH.iter().find(|(file, _)| case == Path::new(file)).map_or(&[][..], |(_, others)| others);
+    others.iter().map(PathBuf::from).chain([case.to_path_buf()]).collect()
 }
 
 #[test]
