@@ -440,3 +440,35 @@ fn ctrl_c_inside_a_callback_prints_its_frame_first_and_the_recording_stops_there
     );
     assert_eq!((output.status.code(), errors.as_str()), (Some(1), stopped.as_str()));
 }
+
+#[test]
+fn record_never_overwrites_a_loaded_config_the_start_up_script_or_a_file_it_did_not_write() {
+    let dir = common::scratch("repl-record-refuses");
+    std::fs::copy("samples/locomotion.toml", dir.join("loco.toml")).unwrap();
+    std::fs::write(dir.join("setup.lua"), "hero = bl.spawn('hero', { blend_tree = 'locomotion' })\n").unwrap();
+    std::fs::write(dir.join("notes.lua"), "-- mine\n").unwrap();
+    let before = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let (loco, setup) = (before("loco.toml"), before("setup.lua"));
+    let d = dir.display();
+    let input = format!(
+        ":record {d}/loco.toml\n:record {d}/../{}/setup.lua\n:record {d}/notes.lua\n:record {d}/new.toml\n\
+         :record {d}/s.out\n:record {d}/s.lua\n:step 1\n:record {d}/./s.lua\n",
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    let repl =
+        pipe_through(&[dir.join("loco.toml").to_str().unwrap(), dir.join("setup.lua").to_str().unwrap()], &input, &dir);
+    for refused in [
+        format!("error: :record: {d}/loco.toml is a config this session loaded"),
+        "setup.lua is a Lua file this session ran".to_string(),
+        format!("error: :record: {d}/notes.lua exists and this session did not write it"),
+        format!("error: :record: {d}/new.toml would be a TOML config by its name"),
+        format!("error: :record: {d}/s.out would be a golden file by its name"),
+    ] {
+        assert!(repl.contains(&refused), "{refused} in\n{repl}");
+    }
+    assert_eq!((before("loco.toml"), before("setup.lua"), before("notes.lua")), (loco, setup, "-- mine\n".into()));
+    assert!(!dir.join("new.toml").exists() && !dir.join("s.out").exists());
+    // A file :record wrote itself it may write again, however it is spelt.
+    assert!(repl.contains(&format!("wrote {d}/./s.lua; `blendlab run {d}/./s.lua` replays")), "{repl}");
+    assert!(before("s.lua").contains("bl.step(1)"));
+}

@@ -196,6 +196,8 @@ pub(crate) struct Repl {
     transcript: Vec<Entry>,
     /// Whether a person types at a prompt (`false`: `run --watch`, which only follows files).
     prompt: bool,
+    /// The files `:record` wrote (by [`identity`]): the only existing files it overwrites.
+    recorded: Vec<PathBuf>,
 }
 
 impl Repl {
@@ -220,6 +222,7 @@ impl Repl {
             histories: Vec::new(),
             transcript: Vec::new(),
             prompt: true,
+            recorded: Vec::new(),
         };
         match Watcher::start(move |files| {
             let _ = changes.send(Message::Changed(files));
@@ -515,6 +518,9 @@ impl Repl {
             Ok(folder) => folder,
             Err(e) => return self.error(&format!(":record: cannot tell the working folder: {e}")),
         };
+        if let Some(why) = self.refuse_to_record(Path::new(&path)) {
+            return self.error(&format!(":record: {why}"));
+        }
         let file = crate::script::normalize(&folder.join(&path));
         let session = relative_path(file.parent().unwrap_or(Path::new("/")), &folder);
         // As a shell (and a `:command`) reads it back.
@@ -523,6 +529,7 @@ impl Repl {
             replay_script(&self.transcript, &quoted, &folder.display().to_string(), &session.display().to_string());
         match write_atomically(Path::new(&path), &script) {
             Ok(()) => {
+                self.recorded.push(identity(Path::new(&path)));
                 self.note(&format!("wrote {path}; `blendlab run {quoted}` replays the session from any folder"));
                 match interrupted(&self.transcript) {
                     0 => {}
@@ -541,6 +548,38 @@ impl Repl {
             }
             Err(e) => self.error(&format!(":record: cannot write {path}: {e}")),
         }
+    }
+
+    /// Why `:record` must not write `path`, if it must not: a recording is a Lua script, so
+    /// not a `.toml` config or an `.out` golden (`blendlab run` refuses both); and it never
+    /// overwrites a file it did not write itself in this session — a config the session
+    /// loaded, the Lua file it ran (its replay would run itself for ever), anything else.
+    /// Devices and pipes (`/dev/stdout`) are written to as ever.
+    fn refuse_to_record(&self, path: &Path) -> Option<String> {
+        let shown = path.display();
+        let target = identity(path);
+        let mut known = self.host.watched_files();
+        known.extend(self.host.unloaded_configs());
+        if let Some(file) = known.iter().find(|f| identity(Path::new(f)) == target) {
+            let what =
+                if self.host.is_script(file) { "a Lua file this session ran" } else { "a config this session loaded" };
+            return Some(format!("{shown} is {what} ({file}): :record never overwrites it; name a new file"));
+        }
+        if let Some(kind @ ("toml" | "out")) = path.extension().and_then(|e| e.to_str()) {
+            let what = if kind == "toml" { "a TOML config" } else { "a golden file" };
+            return Some(format!(
+                "{shown} would be {what} by its name, and `blendlab run` refuses one; a recording is a Lua \
+                 script: name it NAME.lua"
+            ));
+        }
+        let existing = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        if existing && !self.recorded.contains(&target) {
+            return Some(format!(
+                "{shown} exists and this session did not write it: :record writes a new file (or one an \
+                 earlier :record of this session wrote), so nothing was overwritten"
+            ));
+        }
+        None
     }
 
     fn events(&mut self, kinds: &[String]) {
@@ -731,6 +770,21 @@ fn home_expanded(path: &str) -> Result<String, String> {
     match std::env::var("HOME") {
         Ok(home) if !home.is_empty() => Ok(format!("{}{rest}", home.trim_end_matches('/'))),
         _ => Err(format!("cannot expand `~` in {path}: $HOME is not set")),
+    }
+}
+
+/// What `path` names, however it is spelt (`./a.lua`, `sub/../a.lua`, an absolute path, a
+/// symbolic link): its canonical path, or for a file not there yet its folder's canonical
+/// path joined with its name.
+fn identity(path: &Path) -> PathBuf {
+    if let Ok(found) = path.canonicalize() {
+        return found;
+    }
+    let absolute = std::env::current_dir().map_or_else(|_| path.to_path_buf(), |folder| folder.join(path));
+    let absolute = crate::script::normalize(&absolute);
+    match (absolute.parent().and_then(|p| p.canonicalize().ok()), absolute.file_name()) {
+        (Some(folder), Some(name)) => folder.join(name),
+        _ => absolute,
     }
 }
 
