@@ -222,10 +222,25 @@ function bl.trace_ticks(on) end
 ---@param filter? bl.EventFilter
 ---@return bl.Event[]
 function bl.events(filter) end
----Calls `fn(event)` for every event of `kind` logged from now on.
+---A `bl.on` listener: `:off()` removes it (true if it was still there). It prints as
+---`bl.on listener #N for KIND`; N also names it in the errors it raises.
+---@class bl.Listener
+---@field id integer
+---@field kind string
+local Listener = {}
+---@return boolean
+function Listener:off() end
+---Calls `fn(event)` for every event of `kind` logged from now on. An error it raises names
+---the listener, the frame, and that the step stopped after that frame.
 ---@param kind string
 ---@param fn fun(event: bl.Event)
+---@return bl.Listener
 function bl.on(kind, fn) end
+---Removes the listeners of `kind` (only those calling `fn`, when given); returns how many.
+---@param kind string
+---@param fn? fun(event: bl.Event)
+---@return integer
+function bl.off(kind, fn) end
 ---@param condition any
 ---@param message? string
 function bl.expect(condition, message) end

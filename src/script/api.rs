@@ -306,8 +306,26 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         lua.create_function(move |lua, (kind, callback): (String, Function)| {
             super::check_kind(&kind).map_err(|m| located(lua, format!("bl.on: {m}")))?;
             let origin = user_frame(lua).map(|(source, _)| source);
-            s.borrow_mut().listeners.push(Listener { kind, function: callback, origin });
-            Ok(())
+            let id = {
+                let mut host = s.borrow_mut();
+                host.last_listener += 1;
+                let id = host.last_listener;
+                host.listeners.push(Listener { id, kind: kind.clone(), function: callback, origin });
+                id
+            };
+            listener_handle(lua, &s, id, &kind)
+        })?,
+    )?;
+
+    let s = state.clone();
+    bl.set(
+        "off",
+        lua.create_function(move |lua, (kind, callback): (String, Option<Function>)| {
+            super::check_kind(&kind).map_err(|m| located(lua, format!("bl.off: {m}")))?;
+            let mut host = s.borrow_mut();
+            let before = host.listeners.len();
+            host.listeners.retain(|l| l.kind != kind || callback.as_ref().is_some_and(|f| *f != l.function));
+            Ok(before - host.listeners.len())
         })?,
     )?;
 
@@ -696,6 +714,51 @@ pub(crate) fn event_table(lua: &Lua, event: &Event, actor: Option<&str>) -> mlua
     Ok(table)
 }
 
+/// What `bl.on` returns: a handle whose `:off()` removes listener `id` (true if it was still
+/// there) and that prints as what it is (`bl.on listener #2 for signal`).
+fn listener_handle(lua: &Lua, state: &Shared, id: u64, kind: &str) -> mlua::Result<Table> {
+    let s = state.clone();
+    let off = lua.create_function(move |_, _: MultiValue| {
+        let mut host = s.borrow_mut();
+        let before = host.listeners.len();
+        host.listeners.retain(|l| l.id != id);
+        Ok(host.listeners.len() < before)
+    })?;
+    let shown = format!("bl.on listener #{id} for {kind} (:off() removes it)");
+    let meta = lua.create_table()?;
+    meta.set("__index", lua.create_table_from([("off", off)])?)?;
+    meta.set("__tostring", lua.create_function(move |_, _: Value| Ok(shown.clone()))?)?;
+    let handle = lua.create_table_from([("id", Value::Integer(id as i64))])?;
+    handle.set("kind", kind)?;
+    handle.set_metatable(Some(meta))?;
+    Ok(handle)
+}
+
+/// Where a callback or a listener was written: `file:line` of its `function`.
+fn defined_at(function: &Function) -> String {
+    let info = function.info();
+    let source = info.source.unwrap_or_default();
+    let file = source.strip_prefix(['@', '=']).unwrap_or(&source);
+    match info.line_defined {
+        Some(line) => format!("{file}:{line}"),
+        None => file.to_string(),
+    }
+}
+
+/// The error `error` of Lua a frame or a dispatch ran (`what`: which callback or listener),
+/// with what it was and when: `… (in the bl.at callback of stdin:1, at frame 522; the step
+/// stopped after that frame …)`. One the watchdog raised (Ctrl-C, the timeout, `os.exit`)
+/// passes unchanged: its own words say where it stopped.
+fn in_context(state: &Shared, error: mlua::Error, what: &str, frame: i64, hint: &str) -> mlua::Error {
+    let host = state.borrow();
+    if host.watchdog.tripped().is_some() {
+        return error;
+    }
+    let stopped = if host.in_frames { "; the step stopped after that frame" } else { "" };
+    let message = super::root_message(&error);
+    mlua::Error::RuntimeError(format!("{message} (in {what}, at frame {frame}{stopped}{hint})"))
+}
+
 /// During `:reload`'s re-run of a file, `bl.spawn` of an actor that already exists with the
 /// same spec returns it, so re-running a setup script keeps the actors it made.
 fn respawn(state: &Shared, name: &str, spec: &ActorSpec) -> Option<usize> {
@@ -765,7 +828,10 @@ fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
     for id in due {
         let callback = state.borrow_mut().callbacks.remove(&id);
         if let (Some(callback), None) = (callback, &failure) {
-            failure = callback.function.call::<()>(()).err();
+            failure = callback.function.call::<()>(()).err().map(|e| {
+                let what = format!("the bl.at callback of {}", defined_at(&callback.function));
+                in_context(state, e, &what, frame, "")
+            });
         }
     }
     state.borrow_mut().session.finish_frame();
@@ -790,13 +856,26 @@ pub(crate) fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
                 let line = event_line(&event, actor.as_deref(), host.output.style);
                 writeln!(host.output.out, "{line}").map_err(mlua::Error::external)?;
             }
-            let listeners: Vec<Function> =
-                host.listeners.iter().filter(|l| l.kind == event.kind.name()).map(|l| l.function.clone()).collect();
+            let listeners: Vec<(u64, Function)> = host
+                .listeners
+                .iter()
+                .filter(|l| l.kind == event.kind.name())
+                .map(|l| (l.id, l.function.clone()))
+                .collect();
             (event, actor, listeners)
         };
         let (event, actor, listeners) = next;
-        for listener in listeners {
-            listener.call::<()>(event_table(lua, &event, actor.as_deref())?)?;
+        for (id, listener) in listeners {
+            // One an earlier listener removed (`:off()`) hears no more.
+            if !state.borrow().listeners.iter().any(|l| l.id == id) {
+                continue;
+            }
+            listener.call::<()>(event_table(lua, &event, actor.as_deref())?).map_err(|e| {
+                let kind = event.kind.name();
+                let what = format!("bl.on listener #{id} for {kind} of {}", defined_at(&listener));
+                let hint = format!("; bl.off(\"{kind}\"), or :off() on what bl.on returned, removes it");
+                in_context(state, e, &what, event.frame, &hint)
+            })?;
         }
     }
 }

@@ -63,6 +63,8 @@ pub(crate) struct HostState {
     next_callback: u64,
     /// `bl.on` listeners in registration order.
     listeners: Vec<Listener>,
+    /// The number of the last `bl.on` listener registered (they count from 1).
+    last_listener: u64,
     /// Events already handed to listeners (and printed, when live).
     dispatched: usize,
     /// Ctrl-C and `--timeout`: the Lua hook and the frame loop stop when it trips.
@@ -102,6 +104,8 @@ pub(crate) struct HostState {
 
 /// A `bl.on` listener and the chunk that registered it (re-running that file replaces it).
 pub(crate) struct Listener {
+    /// Its number, for its handle (`:off()`) and for errors it raises.
+    id: u64,
     kind: String,
     function: Function,
     origin: Option<String>,
@@ -283,6 +287,7 @@ impl Host {
             callbacks: BTreeMap::new(),
             next_callback: 0,
             listeners: Vec::new(),
+            last_listener: 0,
             dispatched: 0,
             watchdog: limits::Watchdog::default(),
             sandbox: None,
