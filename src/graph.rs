@@ -962,20 +962,25 @@ impl Graph {
     /// Ends, as interrupted (REFERENCE §4), every playback of this graph that `successor` does
     /// not carry on — a reload took away its timeline or its layer, or the actor's asset:
     /// its running tasks get Interrupt (flow-scoped ones Dispose), so what they held is
-    /// released. `snapshot` is the one this graph was built from.
+    /// released. `snapshot` is the one this graph was built from. Returns each one's serial
+    /// and the state it ended in (a playback that had completed stays complete), for its
+    /// handles.
     pub fn interrupt_playbacks_left_behind(
         &mut self,
         successor: &Graph,
         snapshot: &Snapshot,
         events: &mut Vec<EventKind>,
-    ) {
+    ) -> Vec<(u64, PlaybackState)> {
+        let mut ended = Vec::new();
         for layer in &mut self.layers {
             if let Source::Timeline(TimelineSlot { playback: Some(playback), serial, .. }) = &mut layer.source
                 && successor.playback(*serial).is_none()
             {
                 playback.stop(snapshot, PlaybackState::Interrupted, events);
+                ended.push((*serial, playback.state()));
             }
         }
+        ended
     }
 
     /// Takes over `old`'s time state layer by layer, matching layers by name; the events of

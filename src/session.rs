@@ -223,7 +223,8 @@ pub struct Session {
     serial: u64,
     /// Whether `clip_tick` events are recorded.
     trace_ticks: bool,
-    /// Final states of playbacks that left their layer (replaced by a new `play`).
+    /// Final states of playbacks that left their layer (replaced by a new `play`, or taken
+    /// away by a reload).
     ended: EndedPlaybacks,
     /// What a `play`, or an actor's graph in a frame, writes its events into before they are
     /// logged; kept between calls, empty, so that neither allocates a list.
@@ -485,9 +486,12 @@ impl Session {
                     graph.carry_state_from(&self.snapshot, &old, &actor.graph, &mut events);
                     actor.params = params;
                     let mut previous = std::mem::replace(&mut actor.graph, graph);
-                    previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events);
+                    let ended = previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events);
                     actor.about.resting = None;
                     actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
+                    for (serial, state) in ended {
+                        self.ended.record(serial, state);
+                    }
                     // Tasks the reload interrupted release what they held (REFERENCE §7).
                     self.log_and_route(id, &mut events);
                 }
@@ -509,7 +513,9 @@ impl Session {
                     let resting = Graph::new(actor.graph.channels().to_vec(), Vec::new());
                     let mut previous = std::mem::replace(&mut actor.graph, resting);
                     let mut events = Vec::new();
-                    previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events);
+                    for (serial, state) in previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events) {
+                        self.ended.record(serial, state);
+                    }
                     let message = format!("{error}; the actor rests in the default pose until it is back");
                     events.push(EventKind::Warning { message });
                     self.log_and_route(id, &mut events);

@@ -1,0 +1,30 @@
+-- A playback whose timeline and layer a reload takes away was interrupted: its handle says so,
+-- as the handle of a playback a new `play` replaced does, and `:interrupt()` on it does
+-- nothing (it ended already). Versions: reload_tasks.toml, then reload_tasks_v4.toml.
+local LIVE = "reload_playback_state.live.toml"
+local here = (arg and arg[0] or ""):match("^(.*/)") or ""
+local function load(version)
+  local from = assert(io.open(here .. version))
+  local text = from:read("a")
+  from:close()
+  local to = assert(io.open(here .. LIVE, "w"))
+  to:write(text)
+  to:close()
+  bl.load(LIVE)
+end
+
+bl.rate(30)
+load("reload_tasks.toml")
+local f = bl.spawn("f", { graph = "fighter" })
+local replaced = f:play("skill", { layer = "skill" })
+bl.frames(2)
+local p = f:play("skill", { layer = "skill" })
+bl.frames(4)
+print("replaced", replaced:state(), "playing", p:state())
+load("reload_tasks_v4.toml")
+print("after the reload", p:state(), pcall(p.interrupt, p))
+print("locked", f:locked())
+for _, e in ipairs(bl.events({ kind = "timeline_interrupted" })) do
+  print(e.frame, e.kind, e.timeline)
+end
+os.remove(here .. LIVE)
