@@ -472,3 +472,31 @@ fn record_never_overwrites_a_loaded_config_the_start_up_script_or_a_file_it_did_
     assert!(repl.contains(&format!("wrote {d}/./s.lua; `blendlab run {d}/./s.lua` replays")), "{repl}");
     assert!(before("s.lua").contains("bl.step(1)"));
 }
+
+#[test]
+fn the_prompt_loads_its_folder_as_dot_and_one_file_under_two_spellings_is_one_file() {
+    let dir = common::scratch("repl-load-dot");
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy("samples/locomotion.toml", sub.join("loco.toml")).unwrap();
+    let input = format!(
+        "print(#bl.load('.'))\nprint(#bl.load('./'))\nprint(#bl.load('../sub/'))\nprint(#bl.load('loco.toml'))\n\
+         print(#bl.load({{ '../sub/loco.toml', './loco.toml' }}))\nprint(#bl.load({:?}))\n",
+        sub.join("loco.toml").display().to_string()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .env("NO_COLOR", "1")
+        .env("HOME", &*dir)
+        .current_dir(&sub)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let (out, err) = (String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap());
+    assert_eq!(err, "", "{out}");
+    assert_eq!(out.lines().filter(|l| *l == "4").count(), 6, "{out}");
+    assert!(out.lines().filter(|l| l.contains("reload_applied")).all(|l| l.ends_with(" files=loco.toml")), "{out}");
+}

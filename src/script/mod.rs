@@ -713,8 +713,37 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 /// by an absolute path or from a replay elsewhere reads as it does when loaded from here.
 fn shown_path(path: &Path) -> PathBuf {
     let path = normalize(path);
+    if path.as_os_str().is_empty() {
+        // `.` (the REPL's `bl.load(".")`, `./`): the working folder.
+        return PathBuf::from(".");
+    }
     let inside = std::env::current_dir().ok().and_then(|folder| path.strip_prefix(folder).ok().map(Path::to_path_buf));
     inside.filter(|relative| !relative.as_os_str().is_empty()).unwrap_or(path)
+}
+
+/// `paths` (shown, [`shown_paths`]) with each file the library knows already — loaded, or
+/// followed after a failed load — under the name it is known by, however it is spelt now
+/// (`../sub/a.toml` and `a.toml`, a symbolic link and its file): one file is one file. A
+/// file named twice is kept once.
+fn known_spellings(state: &Shared, paths: Vec<String>) -> Vec<String> {
+    let host = state.borrow();
+    let known: Vec<(PathBuf, &String)> = host
+        .sources
+        .iter()
+        .map(|s| &s.path)
+        .chain(&host.unloaded)
+        .filter_map(|p| Some((Path::new(p).canonicalize().ok()?, p)))
+        .collect();
+    let mut out: Vec<String> = Vec::with_capacity(paths.len());
+    for path in paths {
+        let found = Path::new(&path).canonicalize().ok();
+        let named = found.and_then(|f| known.iter().find(|(k, _)| *k == f).map(|(_, p)| (*p).clone()));
+        let name = named.unwrap_or(path);
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// The files of `batch` that are part of the live library (`sources`).
@@ -730,7 +759,7 @@ fn loaded_only(sources: &[SourceFile], batch: Vec<String>) -> Vec<String> {
 /// A file that is not loaded after a failure, in a folder that exists, is remembered as
 /// unloaded (a hot reload follows it) until a load of it succeeds.
 fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String> {
-    let paths = shown_paths(&config_files(paths)?);
+    let paths = known_spellings(state, shown_paths(&config_files(paths)?));
     if let Some(path) = paths.iter().find(|p| p.ends_with(".lua")) {
         // `dofile` reads from the working folder, which `path` is shown from.
         return Err(format!("{path}: a Lua script, not a TOML config: run it with dofile({path:?})"));
@@ -803,7 +832,7 @@ fn read_configs(paths: &[String]) -> Result<Vec<SourceFile>, String> {
 /// Whether config files `paths` would build a library with the live one's other files, in one
 /// build: nothing is loaded, logged or printed.
 fn loads_together(state: &Shared, paths: &[PathBuf]) -> bool {
-    let paths = shown_paths(paths);
+    let paths = known_spellings(state, shown_paths(paths));
     let Ok(files) = read_configs(&paths) else { return false };
     let mut sources = state.borrow().sources.clone();
     sources.retain(|s| !paths.contains(&s.path));
