@@ -10,8 +10,8 @@ use crate::session::Session;
 #[derive(Clone, Debug, PartialEq)]
 pub struct LeafView {
     pub name: String,
-    /// Effective weight in the first channel.
-    pub weight: f64,
+    /// Effective weight in each channel of the actor's graph.
+    pub weights: Vec<f64>,
     /// Local time in seconds.
     pub time: f64,
 }
@@ -28,8 +28,10 @@ pub struct ActorView {
     /// a word when the library gains or loses one.
     pub reads: Vec<String>,
     pub leaves: Vec<LeafView>,
-    /// The default pose's share of the first channel.
-    pub default_share: f64,
+    /// The graph's channels (one, unnamed `default` when it declares none).
+    pub channels: Vec<String>,
+    /// The default pose's share of each channel.
+    pub default_shares: Vec<f64>,
 }
 
 /// Every actor of `session`, in spawn order.
@@ -40,6 +42,7 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
         .iter()
         .map(|actor| {
             let graph = actor.graph();
+            let channels = 0..graph.channels().len();
             ActorView {
                 name: actor.name().to_string(),
                 spec: actor.spec().describe(),
@@ -51,22 +54,24 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
                     .enumerate()
                     .map(|(i, leaf)| LeafView {
                         name: leaf.name.clone(),
-                        weight: graph.weights(0)[i],
+                        weights: channels.clone().map(|c| graph.weights(c)[i]).collect(),
                         time: graph.local_time(i),
                     })
                     .collect(),
-                default_share: graph.default_share(0),
+                channels: graph.channels().to_vec(),
+                default_shares: channels.map(|c| graph.default_share(c)).collect(),
             }
         })
         .collect()
 }
 
-/// A leaf's weight on both sides of a reload; `None` where the leaf does not exist.
+/// A leaf's weight in each channel ([`ActorChange::channels`]) on both sides of a reload;
+/// `None` where the leaf (or, before, the channel) does not exist.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightRow {
     pub leaf: String,
-    pub before: Option<f64>,
-    pub after: Option<f64>,
+    pub before: Vec<Option<f64>>,
+    pub after: Vec<Option<f64>>,
 }
 
 /// What a reload changed for one actor. Everything not listed carried over by name.
@@ -84,6 +89,8 @@ pub struct ActorChange {
     pub reset_leaves: Vec<String>,
     /// Leaves whose local time moved back because their clip got shorter: (name, before, after).
     pub clamped_leaves: Vec<(String, f64, f64)>,
+    /// The channels of the actor's graph after the reload: one weight column each.
+    pub channels: Vec<String>,
     /// Rows in the new graph's order, then removed leaves, then `<default>` if either side has
     /// a default share.
     pub weights: Vec<WeightRow>,
@@ -101,10 +108,19 @@ impl ActorChange {
 
     /// Whether some leaf's weight (or the default pose's share) moved, or a leaf came or went.
     pub fn weights_changed(&self) -> bool {
-        self.weights.iter().any(|row| match (row.before, row.after) {
-            (Some(before), Some(after)) => (after - before).abs() > WEIGHT_EPSILON,
-            _ => true,
+        self.weights.iter().any(|row| {
+            row.before.iter().zip(&row.after).any(|pair| match pair {
+                (Some(before), Some(after)) => (after - before).abs() > WEIGHT_EPSILON,
+                _ => true,
+            })
         })
+    }
+
+    /// Whether `other` is the same news for another actor: the same spec, the same things
+    /// removed and reset, the same weights. A crowd's actors that a reload changed alike are
+    /// one block of a report.
+    pub fn same_as(&self, other: &ActorChange) -> bool {
+        ActorChange { name: String::new(), ..self.clone() } == ActorChange { name: String::new(), ..other.clone() }
     }
 }
 
@@ -123,21 +139,33 @@ fn change(old: &ActorView, new: &ActorView) -> ActorChange {
     let has_param = |view: &ActorView, name: &str| view.params.iter().any(|(n, _)| n == name);
     let read = |view: &ActorView, name: &str| view.reads.iter().any(|n| n == name);
     let old_leaf = |name: &str| old.leaves.iter().find(|l| l.name == name);
+    // Each new channel's index among the old graph's channels, by name.
+    let old_channel: Vec<Option<usize>> =
+        new.channels.iter().map(|c| old.channels.iter().position(|o| o == c)).collect();
+    let before = |weights: &[f64]| -> Vec<Option<f64>> {
+        old_channel.iter().map(|o| o.and_then(|o| weights.get(o).copied())).collect()
+    };
     let mut weights: Vec<WeightRow> = new
         .leaves
         .iter()
-        .map(|l| WeightRow { leaf: l.name.clone(), before: old_leaf(&l.name).map(|o| o.weight), after: Some(l.weight) })
+        .map(|l| WeightRow {
+            leaf: l.name.clone(),
+            before: old_leaf(&l.name).map_or_else(|| vec![None; new.channels.len()], |o| before(&o.weights)),
+            after: l.weights.iter().copied().map(Some).collect(),
+        })
         .collect();
     let removed_leaves: Vec<String> =
         old.leaves.iter().filter(|l| !new.leaves.iter().any(|n| n.name == l.name)).map(|l| l.name.clone()).collect();
     for leaf in &removed_leaves {
-        weights.push(WeightRow { leaf: leaf.clone(), before: old_leaf(leaf).map(|l| l.weight), after: None });
+        let was = old_leaf(leaf).map_or_else(|| vec![None; new.channels.len()], |o| before(&o.weights));
+        weights.push(WeightRow { leaf: leaf.clone(), before: was, after: vec![None; new.channels.len()] });
     }
-    if old.default_share > DEFAULT_EPSILON || new.default_share > DEFAULT_EPSILON {
+    let shared = |shares: &[f64]| shares.iter().any(|&s| s > DEFAULT_EPSILON);
+    if shared(&old.default_shares) || shared(&new.default_shares) {
         weights.push(WeightRow {
             leaf: "<default>".into(),
-            before: Some(old.default_share),
-            after: Some(new.default_share),
+            before: before(&old.default_shares),
+            after: new.default_shares.iter().copied().map(Some).collect(),
         });
     }
     ActorChange {
@@ -152,6 +180,7 @@ fn change(old: &ActorView, new: &ActorView) -> ActorChange {
             .filter_map(|l| old_leaf(&l.name).filter(|o| l.time < o.time).map(|o| (l.name.clone(), o.time, l.time)))
             .collect(),
         removed_leaves,
+        channels: new.channels.clone(),
         weights,
     }
 }
@@ -161,7 +190,7 @@ mod tests {
     use super::*;
 
     fn leaf(name: &str, weight: f64, time: f64) -> LeafView {
-        LeafView { name: name.into(), weight, time }
+        LeafView { name: name.into(), weights: vec![weight], time }
     }
 
     /// An actor whose graph reads every parameter of the library.
@@ -172,7 +201,8 @@ mod tests {
             params: params.iter().map(|p| (p.to_string(), 0.5)).collect(),
             reads: params.iter().map(|p| p.to_string()).collect(),
             leaves,
-            default_share,
+            channels: vec!["default".into()],
+            default_shares: vec![default_share],
         }
     }
 
@@ -188,7 +218,7 @@ mod tests {
         assert_eq!(change.reset_leaves, ["sprint"]);
         assert_eq!(change.clamped_leaves, [("idle".to_string(), 1.5, 1.0)]);
         let rows: Vec<(&str, Option<f64>, Option<f64>)> =
-            change.weights.iter().map(|r| (r.leaf.as_str(), r.before, r.after)).collect();
+            change.weights.iter().map(|r| (r.leaf.as_str(), r.before[0], r.after[0])).collect();
         assert_eq!(rows, [("idle", Some(0.5), Some(0.25)), ("sprint", None, Some(0.75)), ("jog", Some(0.5), None)]);
         assert!(!change.kept_everything());
     }
@@ -227,6 +257,27 @@ mod tests {
         let after = view(&[], vec![leaf("a", 0.0, 0.0)], 1.0);
         let change = &diff(&[before], &[after])[0];
         let last = change.weights.last().unwrap();
-        assert_eq!((last.leaf.as_str(), last.before, last.after), ("<default>", Some(0.0), Some(1.0)));
+        assert_eq!((last.leaf.as_str(), last.before[0], last.after[0]), ("<default>", Some(0.0), Some(1.0)));
+    }
+
+    /// Every channel has its column, matched by name across the reload: a channel the reload
+    /// added has no weights before it.
+    #[test]
+    fn every_channel_has_a_column_matched_by_name() {
+        let two = |weights: [f64; 2], channels: [&str; 2]| ActorView {
+            leaves: vec![LeafView { name: "aim".into(), weights: weights.to_vec(), time: 0.0 }],
+            channels: channels.map(String::from).to_vec(),
+            default_shares: vec![0.0, 0.0],
+            ..view(&[], vec![], 0.0)
+        };
+        let change = &diff(&[two([0.25, 0.5], ["lower", "upper"])], &[two([0.5, 0.75], ["upper", "head"])])[0];
+        assert_eq!(change.channels, ["upper", "head"]);
+        assert_eq!(change.weights[0].before, [Some(0.5), None]);
+        assert_eq!(change.weights[0].after, [Some(0.5), Some(0.75)]);
+        assert!(change.weights_changed());
+        let (a, b) = (view(&["x"], vec![leaf("a", 1.0, 0.0)], 0.0), view(&["y"], vec![leaf("a", 1.0, 0.0)], 0.0));
+        let mut other = diff(std::slice::from_ref(&a), std::slice::from_ref(&b))[0].clone();
+        other.name = "villain".into();
+        assert!(diff(&[a], &[b])[0].same_as(&other));
     }
 }

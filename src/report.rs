@@ -192,7 +192,9 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
             let _ = write!(row, "{:>10} ", fixed(graph.additive_weights(c)[i]));
         }
         let _ = write!(row, "{:>10}", fixed(graph.local_time(i)));
-        let bar = style.paint(&bar(graph.weights(0)[i]), |t| t.cyan().to_string());
+        // The leaf's largest weight in any channel: one that plays only on `upper` has a bar.
+        let most = (0..channels.len()).map(|c| graph.weights(c)[i]).fold(0.0, f64::max);
+        let bar = style.paint(&bar(most), |t| t.cyan().to_string());
         let _ = writeln!(out, "{}", format!("{row}  {bar}").trim_end());
     }
     if (0..channels.len()).any(|c| graph.default_share(c) > 1e-12) {
@@ -444,19 +446,34 @@ fn cell(weight: Option<f64>) -> String {
 
 /// How many actors whose weights moved the one-line summary of a reload names.
 const MOVED_NAMED: usize = 5;
+/// How many blocks (an actor, or actors changed alike) a reload report prints in full; the
+/// actors past them are summed up a line per kind of change.
+const BLOCKS_SHOWN: usize = 5;
 
 /// The body of a reload report: each actor that lost or got back something — what was
 /// removed or reset (everything else carried over by name), then each leaf's weight before
-/// and after the reload at the current frame — and one line for every actor that kept every
-/// parameter and local time, naming the first few whose weights moved.
+/// and after the reload at the current frame, a column pair per channel — and one line for
+/// every actor that kept every parameter and local time, naming the first few whose weights
+/// moved. Actors changed alike (a crowd) are one block (`300 actors (c1, c2, …)`); past
+/// [`BLOCKS_SHOWN`] blocks, the rest are a line per kind of change, so a reload of a big
+/// crowd never floods the terminal.
 pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
     let mut out = String::new();
     if changes.is_empty() {
         out.push_str("  no actors yet\n");
     }
     let (kept, changed): (Vec<&ActorChange>, Vec<&ActorChange>) = changes.iter().partition(|c| c.kept_everything());
-    for change in changed {
-        actor_reload(&mut out, change, style);
+    let blocks = alike(&changed, ActorChange::same_as);
+    for block in blocks.iter().take(BLOCKS_SHOWN) {
+        actor_reload(&mut out, block, style);
+    }
+    let rest: Vec<&ActorChange> = blocks.iter().skip(BLOCKS_SHOWN).flatten().copied().collect();
+    for group in alike(&rest, |a, b| a.spec == b.spec && news(a) == news(b)) {
+        let names: Vec<&str> = group.iter().map(|c| c.name.as_str()).collect();
+        let (count, listed) = (names.len(), names_listed(&names));
+        let actors = if count == 1 { "actor" } else { "actors" };
+        let news = news(group[0]).join("; ");
+        let _ = writeln!(out, "{count} more {actors} of {} ({listed}): {news} (:weights shows them)", group[0].spec);
     }
     if !kept.is_empty() {
         let _ = writeln!(out, "{}", kept_summary(&kept));
@@ -464,9 +481,40 @@ pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
     out
 }
 
-/// One actor's part of a reload report: what was removed or reset, then its weights.
-fn actor_reload(out: &mut String, change: &ActorChange, style: Style) {
-    let _ = writeln!(out, "{}", style.paint(&format!("{} ({})", change.name, change.spec), |t| t.bold().to_string()));
+/// `changes` in groups that `same` puts together, in order of each group's first actor.
+fn alike<'a>(
+    changes: &[&'a ActorChange],
+    same: impl Fn(&ActorChange, &ActorChange) -> bool,
+) -> Vec<Vec<&'a ActorChange>> {
+    let mut groups: Vec<Vec<&ActorChange>> = Vec::new();
+    for &change in changes {
+        match groups.iter_mut().find(|g| same(g[0], change)) {
+            Some(group) => group.push(change),
+            None => groups.push(vec![change]),
+        }
+    }
+    groups
+}
+
+/// One actor by name, or `N actors (a, b, c, d, e and N more)`.
+fn actors_named(names: &[&str]) -> String {
+    match names {
+        [one] => one.to_string(),
+        _ => format!("{} actors ({})", names.len(), names_listed(names)),
+    }
+}
+
+/// `a, b, c, d, e and N more`: the first few of `names`.
+fn names_listed(names: &[&str]) -> String {
+    let mut named = names[..names.len().min(MOVED_NAMED)].join(", ");
+    if names.len() > MOVED_NAMED {
+        named.push_str(&format!(" and {} more", names.len() - MOVED_NAMED));
+    }
+    named
+}
+
+/// What a reload removed and reset for an actor: `removed: …` and `reset: …`, each if any.
+fn news(change: &ActorChange) -> Vec<String> {
     let mut removed: Vec<String> = change.removed_params.iter().map(|p| format!("parameter {p}")).collect();
     removed.extend(change.removed_leaves.iter().map(|l| format!("leaf {l}")));
     let mut reset: Vec<String> =
@@ -475,18 +523,48 @@ fn actor_reload(out: &mut String, change: &ActorChange, style: Style) {
     reset.extend(
         change.clamped_leaves.iter().map(|(l, from, to)| format!("leaf {l} time {} → {}", fixed(*from), fixed(*to))),
     );
-    for (label, list) in [("removed", removed), ("reset", reset)] {
-        if !list.is_empty() {
-            let _ = writeln!(out, "  {}: {}", style.paint(label, |t| t.yellow().to_string()), list.join(", "));
-        }
+    [("removed", removed), ("reset", reset)]
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(label, list)| format!("{label}: {}", list.join(", ")))
+        .collect()
+}
+
+/// One block of a reload report (an actor, or actors changed alike): what was removed or
+/// reset, then its weights, before and after in each channel.
+fn actor_reload(out: &mut String, block: &[&ActorChange], style: Style) {
+    let change = block[0];
+    let names: Vec<&str> = block.iter().map(|c| c.name.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "{}",
+        style.paint(&format!("{} ({})", actors_named(&names), change.spec), |t| t.bold().to_string())
+    );
+    for line in news(change) {
+        let (label, list) = line.split_once(": ").unwrap_or((&line, ""));
+        let _ = writeln!(out, "  {}: {list}", style.paint(label, |t| t.yellow().to_string()));
     }
     let width = change.weights.iter().map(|r| display_width(&r.leaf)).chain([4]).max().unwrap_or(4) + 2;
-    let header = format!("  {}{:>10} {:>10}", padded("leaf", width), "before", "after");
-    let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
+    if change.channels.len() > 1 {
+        let mut over = format!("  {}", padded("", width));
+        for channel in &change.channels {
+            let _ = write!(over, "{:>21}  ", channel);
+        }
+        let _ = writeln!(out, "{}", style.paint(over.trim_end(), |t| t.dimmed().to_string()));
+    }
+    let mut header = format!("  {}", padded("leaf", width));
+    for _ in &change.channels {
+        let _ = write!(header, "{:>10} {:>10}  ", "before", "after");
+    }
+    let _ = writeln!(out, "{}", style.paint(header.trim_end(), |t| t.dimmed().to_string()));
     for row in &change.weights {
-        let line = format!("  {}{:>10} {:>10}", padded(&row.leaf, width), cell(row.before), cell(row.after));
-        let bar = style.paint(&bar(row.after.unwrap_or(0.0)), |t| t.cyan().to_string());
-        let _ = writeln!(out, "{}", format!("{line}  {bar}").trim_end());
+        let mut line = format!("  {}", padded(&row.leaf, width));
+        for (before, after) in row.before.iter().zip(&row.after) {
+            let _ = write!(line, "{:>10} {:>10}  ", cell(*before), cell(*after));
+        }
+        let most = row.after.iter().flatten().copied().fold(0.0, f64::max);
+        let bar = style.paint(&bar(most), |t| t.cyan().to_string());
+        let _ = writeln!(out, "{}", format!("{}{bar}", line).trim_end());
     }
 }
 

@@ -328,7 +328,8 @@ clips = [{ start = 0.0, duration = 4.0, motion = "idle" }]
 
 /// With a crowd, a reload report names only the actors that lost or got back a parameter, a
 /// leaf or a local time; the others are one line, which names a few whose weights moved. An
-/// actor hears only of the parameters its graph reads.
+/// actor hears only of the parameters its graph reads. Actors changed alike are one block;
+/// past a few blocks, the rest are a line per kind of change.
 #[test]
 fn a_crowd_reload_reports_only_the_actors_it_changed() {
     let dir = common::scratch("reload-crowd");
@@ -344,7 +345,8 @@ fn a_crowd_reload_reports_only_the_actors_it_changed() {
     host.eval(
         "hero = bl.spawn('hero', { blend_tree = 'locomotion' }) hero:set('speed', 0.5) \
          cs = bl.spawn('cs', { timeline = 'cutscene' }) \
-         for i = 1, 300 do bl.spawn('c' .. i, { blend_tree = 'crowd' }):set('pace', i / 300) end bl.step(1)",
+         for i = 1, 300 do bl.spawn('c' .. i, { blend_tree = 'crowd' }):set('pace', i / 300) end \
+         for i = 1, 40 do bl.spawn('s' .. i, { blend_tree = 'locomotion' }) end bl.step(1)",
     )
     .unwrap();
     let name = file.display().to_string();
@@ -353,6 +355,9 @@ fn a_crowd_reload_reports_only_the_actors_it_changed() {
         ("the crowd's run moves out", version("2.0", "speed", "speed = { default = 0.0 }")),
         ("a comment, nothing else", version("2.0", "speed", "speed = { default = 0.0 } # the hero's")),
         ("speed goes, the hero reads lean", version("2.0", "lean", "")),
+        // Each crowd actor loses `pace` and reads `tempo`, its weights its own: a few blocks,
+        // then a line for the rest.
+        ("the crowd reads tempo", version("2.0", "lean", "").replace("parameter = \"pace\"", "parameter = \"tempo\"")),
     ] {
         std::fs::write(&file, text).unwrap();
         let report = match host.reload_configs(std::slice::from_ref(&name)) {
@@ -362,6 +367,53 @@ fn a_crowd_reload_reports_only_the_actors_it_changed() {
         log.push_str(&format!("## {what}\n{report}\n"));
     }
     if let Some(difference) = check_golden(Path::new("tests/reload/crowd.out"), &log) {
+        panic!("{difference}");
+    }
+}
+
+/// A reload report shows every channel of an actor's graph, before and after: a layer a
+/// reload adds on `upper` shows there (the first channel alone said nothing changed).
+#[test]
+fn a_reload_report_shows_every_channel() {
+    const GUNNER: &str = r#"
+[clips]
+idle = { length = 2.0, loop = true }
+walk = { length = 1.0, loop = true }
+aim_up = { length = 1.0, loop = true }
+aim_down = { length = 1.0, loop = true }
+
+[parameters]
+aim_pitch = { default = 0.3 }
+
+[blend_trees.legs]
+type = "1d"
+parameter = "pace"
+children = [{ motion = "idle", threshold = 0.0 }, { motion = "walk", threshold = 1.0 }]
+
+[blend_trees.aim]
+type = "1d"
+parameter = "aim_pitch"
+children = [{ motion = "aim_down", threshold = 0.0 }, { motion = "aim_up", threshold = 1.0 }]
+
+[graphs.gunner]
+channels = ["lower", "upper"]
+layers = [{ name = "base", blend_tree = "legs" }AIM]
+"#;
+    let dir = common::scratch("reload-channels");
+    let file = dir.join("gunner.toml");
+    std::fs::write(&file, GUNNER.replace("AIM", "")).unwrap();
+    let captured = Captured::default();
+    let output = Output { out: Box::new(captured.clone()), err: Box::new(captured), style: Default::default() };
+    let host = Host::new(output).unwrap();
+    host.load_config(&file).unwrap();
+    host.eval("for i = 1, 3 do bl.spawn('g' .. i, { graph = 'gunner' }) end bl.step(0.5)").unwrap();
+    let aim = r#", { name = "aim", blend_tree = "aim", mask = ["upper"], weight = 0.5 }"#;
+    std::fs::write(&file, GUNNER.replace("AIM", aim)).unwrap();
+    let report = match host.reload_configs(&[file.display().to_string()]) {
+        Reload::Applied { report } => report,
+        other => panic!("the reload applies: {other:?}"),
+    };
+    if let Some(difference) = check_golden(Path::new("tests/reload/channels.out"), &report) {
         panic!("{difference}");
     }
 }
