@@ -500,3 +500,21 @@ fn the_prompt_loads_its_folder_as_dot_and_one_file_under_two_spellings_is_one_fi
     assert_eq!(out.lines().filter(|l| *l == "4").count(), 6, "{out}");
     assert!(out.lines().filter(|l| l.contains("reload_applied")).all(|l| l.ends_with(" files=loco.toml")), "{out}");
 }
+
+#[test]
+fn a_config_warning_prints_once_and_a_reload_of_another_file_does_not_repeat_it() {
+    let dir = common::scratch("repl-warn-once");
+    let (inside, loco) = (dir.join("inside.toml"), dir.join("loco.toml"));
+    std::fs::copy("tests/scripts/clip_inside.toml", &inside).unwrap();
+    std::fs::copy("samples/locomotion.toml", &loco).unwrap();
+    let input = format!(
+        "f = io.open({:?}, 'a') f:write('# saved\\n') f:close()\n:reload\n:events warning\n",
+        loco.display().to_string()
+    );
+    let repl = pipe_through(&[inside.to_str().unwrap(), loco.to_str().unwrap()], &input, &dir);
+    let diagnostic = format!("{}:12:3: warning: clip `B` lies inside clip `A`", inside.display());
+    assert_eq!(repl.lines().filter(|l| l.starts_with(&diagnostic)).count(), 1, "{repl}");
+    assert!(repl.contains("reload_applied generation=2"), "{repl}");
+    // The event is logged (and `:events` shows it), but not printed live beside its diagnostic.
+    assert_eq!(repl.matches("warning message=").count(), 2, "{repl}");
+}

@@ -83,6 +83,8 @@ fn listed_paths(list: &Table) -> Result<Vec<String>, String> {
 pub(crate) fn warn_located(lua: &Lua, state: &Shared, message: String) -> mlua::Result<()> {
     let mut host = state.borrow_mut();
     writeln!(host.output.err, "warning: {}{message}", caller_location(lua)).map_err(mlua::Error::external)?;
+    let index = host.session.events().len();
+    host.written_warnings.insert(index);
     host.session.warn(message);
     Ok(())
 }
@@ -852,7 +854,10 @@ pub(crate) fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
             let Some(event) = log.get(host.dispatched).cloned() else { return Ok(()) };
             let actor = log.actor_name(&event).map(str::to_string);
             host.dispatched += 1;
-            if host.live.contains(event.kind.name()) {
+            // A warning written with its source line already is not printed twice.
+            let index = host.dispatched - 1;
+            let written = host.written_warnings.remove(&index);
+            if host.live.contains(event.kind.name()) && !written {
                 let line = event_line(&event, actor.as_deref(), host.output.style);
                 writeln!(host.output.out, "{line}").map_err(mlua::Error::external)?;
             }

@@ -79,6 +79,11 @@ pub(crate) struct HostState {
     rerunning: Option<String>,
     /// Whether the last library build failed, so that restoring the old text still rebuilds.
     last_build_failed: bool,
+    /// The warnings of the live library, rendered: a hot reload prints only new ones.
+    warned: Vec<String>,
+    /// Indices in the event log of `warning` events already written where diagnostics go
+    /// (rendered, with their source line): the live printer does not print them again.
+    written_warnings: BTreeSet<usize>,
     /// The loaded files of the last hot reload that failed: the next reload reads them again
     /// with its own, so the live library becomes what is on disk as a whole, or stays as it was
     /// (a good save of one file while another is broken fails again, naming the broken one).
@@ -298,6 +303,8 @@ impl Host {
             stopped_inside_frame: None,
             clock_changed_inside_frame: None,
             last_build_failed: false,
+            warned: Vec::new(),
+            written_warnings: BTreeSet::new(),
             retry: Vec::new(),
             steps: Default::default(),
             recordings: Vec::new(),
@@ -566,7 +573,7 @@ impl Host {
         }
         let before = reload::capture(&host.session);
         drop(host);
-        if let Err(diagnostics) = rebuild(&self.state, updates) {
+        if let Err(diagnostics) = rebuild(&self.state, updates, Warnings::New) {
             let mut host = self.state.borrow_mut();
             host.retry = loaded_only(&host.sources, batch);
             return Reload::Failed { diagnostics };
@@ -774,7 +781,7 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
             host.session.reload_failed(1);
             host.last_build_failed = true;
         })
-        .and_then(|files| rebuild(state, files));
+        .and_then(|files| rebuild(state, files, Warnings::All));
     let mut host = state.borrow_mut();
     host.unloaded.retain(|p| !paths.contains(p));
     if let Err(message) = loaded {
@@ -856,10 +863,20 @@ fn read_config(path: &str) -> Result<String, Unreadable> {
         .map_err(|(d, text)| Unreadable::NotText(d.render(&text)))
 }
 
+/// Which warnings of a new library a build writes (and logs as `warning` events).
+#[derive(Clone, Copy, PartialEq)]
+enum Warnings {
+    /// Every one: a `bl.load` asks for the files, warnings and all.
+    All,
+    /// Those the live library did not have: a hot reload after a save of one file does not
+    /// repeat every other file's warnings.
+    New,
+}
+
 /// Rebuilds the library with `updates` (new texts of loaded files, or new files) and makes it
 /// live, moving every actor onto it. On any error the live library is unchanged, the failure
 /// is logged as `reload_failed`, and the message holds every diagnostic.
-fn rebuild(state: &Shared, updates: Vec<SourceFile>) -> Result<(), String> {
+fn rebuild(state: &Shared, updates: Vec<SourceFile>, warnings: Warnings) -> Result<(), String> {
     let mut host = state.borrow_mut();
     let label = updates.iter().map(|u| u.path.as_str()).collect::<Vec<_>>().join(", ");
     let mut sources = host.sources.clone();
@@ -885,11 +902,19 @@ fn rebuild(state: &Shared, updates: Vec<SourceFile>) -> Result<(), String> {
             errors.join("")
         ));
     };
+    let mut warned = Vec::new();
     for warning in compiled.diagnostics.iter().filter(|d| !d.is_error()) {
         let text = rendered(warning);
-        let _ = write!(host.output.err, "{text}");
-        host.session.warn(warning.headline(sources.iter().find(|s| s.path == warning.file).map_or("", |s| &s.text)));
+        if warnings == Warnings::All || !host.warned.contains(&text) {
+            let _ = write!(host.output.err, "{text}");
+            let index = host.session.events().len();
+            host.written_warnings.insert(index);
+            host.session
+                .warn(warning.headline(sources.iter().find(|s| s.path == warning.file).map_or("", |s| &s.text)));
+        }
+        warned.push(text);
     }
+    host.warned = warned;
     host.sources = sources;
     host.last_build_failed = false;
     host.session.apply_snapshot(snapshot);
