@@ -7,7 +7,7 @@
 use mlua::{AnyUserData, IntoLuaMulti, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
 use super::Shared;
-use super::api::{Options, located};
+use super::api::{Options, located, print_live};
 use crate::config::suggestion;
 use crate::event::SeekPolicy;
 use crate::graph::Graph;
@@ -248,6 +248,8 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
                 .session
                 .play(id, &timeline, layer.as_deref(), start)
                 .map_err(|e| located(lua, format!("actor:play: {e}")))?;
+            drop(host);
+            print_live(&s)?;
             lua.create_userdata(Handle::Playback(handle))?.into_lua_multi(lua)
         })?,
     )?;
@@ -285,7 +287,8 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             s.borrow_mut()
                 .session
                 .interrupt(playback(&this)?)
-                .map_err(|e| located(lua, format!("playback:interrupt: {e}")))
+                .map_err(|e| located(lua, format!("playback:interrupt: {e}")))?;
+            print_live(&s)
         })?,
     )?;
 
@@ -308,7 +311,8 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             s.borrow_mut()
                 .session
                 .seek(playback(&this)?, to, policy)
-                .map_err(|e| located(lua, format!("playback:seek: {e}")))
+                .map_err(|e| located(lua, format!("playback:seek: {e}")))?;
+            print_live(&s)
         })?,
     )?;
 
@@ -360,6 +364,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
                 .session
                 .transition(id, &layer, &target, duration)
                 .map_err(|e| located(lua, format!("actor:transition: {e}")))?;
+            print_live(&s)?;
             token_table(lua, &token)
         })?,
     )?;
@@ -375,6 +380,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
                 .session
                 .complete(id, &layer, &token)
                 .map_err(|e| located(lua, format!("actor:complete: {e}")))?;
+            print_live(&s)?;
             Ok(match outcome {
                 Completion::Committed => "committed",
                 Completion::Stale => "stale",

@@ -158,6 +158,7 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
                 return Ok(Handle::Actor(id));
             }
             let id = s.borrow_mut().session.spawn(&name, spec).map_err(|e| located(lua, format!("bl.spawn: {e}")))?;
+            print_live(&s)?;
             Ok(Handle::Actor(id))
         })?,
     )?;
@@ -844,6 +845,28 @@ fn run_frame(lua: &Lua, state: &Shared, frame: i64) -> mlua::Result<()> {
     dispatch(lua, state)
 }
 
+/// Prints the events of a live kind logged since the last look, without handing them to the
+/// listeners yet (that waits for the next dispatch, as ever): a call that logs events outside
+/// a step (`actor:play`, `playback:interrupt`, …) shows them at once, in order with what the
+/// chunk prints after it. Nothing is live in a headless run, so there it does nothing.
+pub(crate) fn print_live(state: &Shared) -> mlua::Result<()> {
+    let mut host = state.borrow_mut();
+    let host = &mut *host;
+    if host.live.is_empty() {
+        return Ok(());
+    }
+    let log = host.session.events();
+    for index in host.printed.max(host.dispatched)..log.len() {
+        let Some(event) = log.get(index) else { break };
+        if host.live.contains(event.kind.name()) && !host.written_warnings.contains(&index) {
+            let line = event_line(event, log.actor_name(event), host.output.style);
+            writeln!(host.output.out, "{line}").map_err(mlua::Error::external)?;
+        }
+    }
+    host.printed = log.len();
+    Ok(())
+}
+
 /// Hands events not yet seen to the `bl.on` listeners, in log order, and prints those of a
 /// live kind.
 pub(crate) fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
@@ -854,9 +877,11 @@ pub(crate) fn dispatch(lua: &Lua, state: &Shared) -> mlua::Result<()> {
             let Some(event) = log.get(host.dispatched).cloned() else { return Ok(()) };
             let actor = log.actor_name(&event).map(str::to_string);
             host.dispatched += 1;
-            // A warning written with its source line already is not printed twice.
+            // A warning written with its source line already is not printed twice, nor one
+            // `print_live` printed.
             let index = host.dispatched - 1;
-            let written = host.written_warnings.remove(&index);
+            let written = host.written_warnings.remove(&index) || index < host.printed;
+            host.printed = host.printed.max(index + 1);
             if host.live.contains(event.kind.name()) && !written {
                 let line = event_line(&event, actor.as_deref(), host.output.style);
                 writeln!(host.output.out, "{line}").map_err(mlua::Error::external)?;

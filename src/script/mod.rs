@@ -67,6 +67,10 @@ pub(crate) struct HostState {
     last_listener: u64,
     /// Events already handed to listeners (and printed, when live).
     dispatched: usize,
+    /// Events already looked at for live printing: [`api::print_live`] prints the events a
+    /// call logs outside a step at once, in order with what the chunk prints, before they are
+    /// dispatched.
+    printed: usize,
     /// Ctrl-C and `--timeout`: the Lua hook and the frame loop stop when it trips.
     watchdog: limits::Watchdog,
     /// Under `--sandbox`, the folder (canonical) every path a script names must lie in.
@@ -294,6 +298,7 @@ impl Host {
             listeners: Vec::new(),
             last_listener: 0,
             dispatched: 0,
+            printed: 0,
             watchdog: limits::Watchdog::default(),
             sandbox: None,
             live: BTreeSet::new(),
