@@ -63,7 +63,7 @@ type Params = smallvec::SmallVec<[ParamState; 2]>;
 /// 48.5 within noise). Starting each actor at a cache line (`align(64)`) ran slower when the
 /// actor was 280 bytes (67.0 against 64.8 ns).
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Actor {
     /// One state per parameter of the snapshot, by parameter id; up to two live inside the
     /// actor, next to the graph a frame reads after them.
