@@ -67,7 +67,7 @@ impl Lifecycle {
     }
 
     /// This lifecycle moved onto `def`, a reload's version of `old_def` (REFERENCE §4: a reload
-    /// replays nothing). Its frame and loop offset stay, and its source prefix is `source` as
+    /// replays nothing). Its frame and pass stay, and its source prefix is `source` as
     /// [`Lifecycle::restart`] names it. Each task clip of `def` takes over the state of the
     /// task clip of `old_def` with its name (begun, finished, its place among the flow-scoped
     /// tasks); one that is new is pending, and begins at the next frame its range contains
@@ -75,7 +75,8 @@ impl Lifecycle {
     /// clip is gone, renamed, has no task now or a task of another type (a lock that became
     /// an `Emit` would never be released), or now ends before the current frame — gets
     /// Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
-    /// is released), then every flow-scoped task that began and was not taken over gets
+    /// is released; if its clip's range is over by then, the clip is done, else its task begins
+    /// late), then every flow-scoped task that began and was not taken over gets
     /// Dispose (reverse order of Begin), as at the end of a playback. A lifecycle that never
     /// followed frames (`old_def` had no task clips) is at the frame of `last`, the raw time
     /// of the playback's latest frame, so the first task clips a reload adds never replay
@@ -114,6 +115,10 @@ impl Lifecycle {
             if let Some(n) = n.filter(|_| !running || finishes) {
                 (new.begun[n], new.finished[n]) = (self.begun[o], self.finished[o]);
                 carried[o] = Some(n);
+            } else if let Some(n) = n.filter(|&n| def.clips[n].frames.is_some_and(|(_, end)| end <= self.frame)) {
+                // Interrupted, and its range is over: it is done (it would never begin again,
+                // and a trace would show it pending for ever).
+                (new.begun[n], new.finished[n]) = (true, true);
             }
         }
         for &(o, task) in self.flow.iter().rev() {
@@ -332,7 +337,8 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
     }
 
     /// A reload that moves a running task's `end_frame` before the current frame interrupts it
-    /// (that frame will not run again to finish it); one that moves it later keeps it running.
+    /// (that frame will not run again to finish it), and the task is done; one that moves it
+    /// later keeps it running.
     #[test]
     fn a_reload_interrupts_a_running_task_that_can_no_longer_finish() {
         let lock = |end: i64| {
@@ -349,7 +355,7 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
             let later = Some(Ticks::from_secs(0.4).unwrap());
             let carried = lifecycle.carry_over((&began, &lock(end)), later, format_args!("skill#1"), &mut events);
             assert_eq!(events.iter().any(|e| matches!(e, EventKind::ClipInterrupt { .. })), interrupted, "{events:?}");
-            assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "pending" } else { "running" }));
+            assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "done" } else { "running" }));
         }
     }
 
