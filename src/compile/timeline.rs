@@ -71,7 +71,7 @@ impl Builder<'_> {
         for track in &raw.tracks {
             self.track(file, track, false, frame_rate, &mut timeline, &mut pending, &mut markers);
         }
-        self.name_clips(file, &mut pending);
+        self.name_clips(file, &mut pending, &timeline);
         for layer in 0..timeline.layers.len() {
             self.layer_mixes(file, &mut timeline, &mut pending, layer);
         }
@@ -250,6 +250,7 @@ impl Builder<'_> {
         };
         TimelineClip {
             name: "".into(),
+            identity: "".into(),
             layer: None,
             motion,
             start,
@@ -565,7 +566,7 @@ impl Builder<'_> {
     /// `#3`… for repeats in track order, skipping any name a clip was given explicitly (names
     /// cannot contain `#`, so only a bare motion name can meet one). Explicit duplicates are
     /// errors.
-    fn name_clips(&mut self, file: usize, pending: &mut [Pending]) {
+    fn name_clips(&mut self, file: usize, pending: &mut [Pending], timeline: &Timeline) {
         let mut used: std::collections::BTreeSet<String> = Default::default();
         for p in pending.iter_mut() {
             let Some(name) = &p.raw.get_ref().name else { continue };
@@ -578,8 +579,10 @@ impl Builder<'_> {
                 );
             }
             p.clip.name = name.get_ref().as_str().into();
+            p.clip.identity = p.clip.name.clone();
         }
         let mut repeats: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut in_layer: std::collections::BTreeMap<(Option<usize>, String), usize> = Default::default();
         for p in pending.iter_mut() {
             let raw = p.raw.get_ref();
             if raw.name.is_none() {
@@ -589,6 +592,11 @@ impl Builder<'_> {
                     .map(|m| m.get_ref().clone())
                     .or_else(|| raw.task.as_ref().map(|t| t.get_ref().kind.get_ref().clone()))
                     .unwrap_or_else(|| "clip".into());
+                let place = in_layer.entry((p.clip.layer, base.clone())).or_insert(0);
+                *place += 1;
+                let layer = p.clip.layer.map(|l| &timeline.layers[l]);
+                let path = layer.map_or(String::new(), |l| format!("{}/{}", timeline.tracks[l.track].name, l.name));
+                p.clip.identity = format!("{path}/{base}#{place}").into();
                 let seen = repeats.entry(base.clone()).or_insert(0);
                 p.clip.name = loop {
                     *seen += 1;

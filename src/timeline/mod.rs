@@ -153,6 +153,10 @@ pub struct TimelineClip {
     /// Leaf name: `name`, or the motion's name with `#2`, `#3`… for repeats in track order;
     /// shared with the events that name it.
     pub name: crate::event::Name,
+    /// Who it is across a reload: its `name` when written; else its layer, motion and place
+    /// among that layer's clips of the motion (`b/nod#1`), so that a clip of the same motion
+    /// added on another track, which renumbers the names, takes no playing clip's place.
+    pub identity: crate::event::Name,
     /// Where it sits: index into [`Timeline::layers`]; `None` for task-only clips.
     pub layer: Option<usize>,
     pub motion: Option<ClipMotion>,
@@ -471,6 +475,7 @@ mod tests {
         let end = Ticks::from_secs(start + duration).unwrap();
         TimelineClip {
             name: "c".into(),
+            identity: "c".into(),
             layer: Some(0),
             motion: None,
             start: start_t,

@@ -343,7 +343,8 @@ impl Playback {
     /// This playback moved onto `timeline` of a new snapshot after a reload, its tasks' source
     /// ids prefixed `source` (`timeline#serial`, as before): its time, state, markers already
     /// fired, task lifecycle (by task clip name: [`Lifecycle::carry_over`], whose events at
-    /// the reload go to `events`) and, by clip name, each clip's activity, local time and
+    /// the reload go to `events`) and, by clip identity ([`super::TimelineClip::identity`]: its name
+    /// when written, else its track, motion and place there), each clip's activity, local time and
     /// inner state (see [`Playback::carry_clip`]) carry over. A timeline played nested by a
     /// clip that is gone (or now plays another timeline) leaves, as when its clip stops
     /// being active: its running tasks are interrupted.
@@ -368,10 +369,10 @@ impl Playback {
                 old_def.markers.iter().zip(&self.emitted_once).any(|(o, &done)| done && o.name == marker.name);
         }
         let mut old_clips: BTreeMap<&str, usize> =
-            old_def.clips.iter().enumerate().map(|(o, clip)| (clip.name.as_ref(), o)).collect();
+            old_def.clips.iter().enumerate().map(|(o, clip)| (clip.identity.as_ref(), o)).collect();
         // In new clip order, so `active` comes out sorted.
         for (n, clip) in new_def.clips.iter().enumerate() {
-            if let Some(o) = old_clips.remove(clip.name.as_ref()) {
+            if let Some(o) = old_clips.remove(clip.identity.as_ref()) {
                 new.carry_clip(n, self, o, (snapshot, old_snapshot), channels, events);
             }
         }
@@ -381,7 +382,7 @@ impl Playback {
         new
     }
 
-    /// Takes over clip `o` of `old` as its clip `n` of the same name. Whether it is active
+    /// Takes over clip `o` of `old` as its clip `n` of the same identity. Whether it is active
     /// carries over, and so does its local time: an active clip's is computed again at the
     /// next evaluation, but an inactive one's stays frozen where it left the active set
     /// (REFERENCE §3.5), which nothing recomputes — at most the latest local time the clip
