@@ -86,10 +86,13 @@ impl TimelineSlot {
         }
     }
 
-    /// [`Source::write`] of a timeline: the live leaves only (its other leaves are inactive
-    /// clips with share 0, so a frame costs what its active clips cost however long the
-    /// timeline is); its coverage and output weight are the playback's. `None` once it is
-    /// asleep: its shares, coverage and output are 0 and stay so.
+    /// [`Source::write`] of a timeline: the leaves of its active clips and its live leaves
+    /// (those of clips that just left, now 0) — its other leaves are inactive clips with share
+    /// 0, so a frame costs what its active clips cost however long the timeline is; its
+    /// coverage and output weight are the playback's. Every active leaf is written, changed
+    /// or not: its `scale` changes with the layers above it, and the graph's numbers start
+    /// over at 0 when its leaves are listed again. `None` once it is asleep: its shares,
+    /// coverage and output are 0 and stay so.
     #[inline(always)]
     fn write(&self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
         if !self.awake {
@@ -97,8 +100,8 @@ impl TimelineSlot {
         }
         let Some(p) = &self.playback else { return Some((0.0, 0.0)) };
         let shares = p.shares(channel);
-        for &leaf in p.live_leaves() {
-            column[leaf as usize] = scale * shares[leaf as usize];
+        for leaf in p.live_leaves().iter().map(|&l| l as usize).chain(p.active_leaves()) {
+            column[leaf] = scale * shares[leaf];
         }
         Some((p.coverage(channel), p.output_weight(channel)))
     }

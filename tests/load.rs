@@ -56,10 +56,11 @@ fn size() -> (usize, u64) {
     (actors.parse().unwrap(), frames.parse().unwrap())
 }
 
-const SPECS: [fn() -> ActorSpec; 5] = [
+const SPECS: [fn() -> ActorSpec; 6] = [
     || ActorSpec::BlendTree("locomotion".into()),
     || ActorSpec::BlendTree("strafe".into()),
     || ActorSpec::Graph("performer".into()),
+    || ActorSpec::Graph("juggler".into()),
     || ActorSpec::Graph("fighter".into()),
     || ActorSpec::Timeline("demo_attack".into()),
 ];

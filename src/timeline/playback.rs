@@ -1136,6 +1136,11 @@ impl Playback {
         self.live.clear();
     }
 
+    /// The leaves of the active clips.
+    pub fn active_leaves(&self) -> impl Iterator<Item = usize> + '_ {
+        self.active.iter().flat_map(|&c| self.clip_leaves[c as usize].clone())
+    }
+
     /// Leaves whose share may have changed since [`Playback::clear_live`] (active now, or
     /// active before); every other leaf's share is 0.
     pub fn live_leaves(&self) -> &[u32] {
