@@ -53,19 +53,7 @@ impl Builder<'_> {
             .as_ref()
             .and_then(|r| u32::try_from(*r.get_ref()).ok())
             .filter(|r| (1..=crate::config::timeline::MAX_FRAME_RATE).contains(&i64::from(*r)));
-        let mut timeline = Timeline {
-            name: named.name.as_str().into(),
-            frame_rate,
-            wrap: raw.wrap,
-            duration: Ticks::ZERO,
-            clips: Vec::new(),
-            layers: Vec::new(),
-            tracks: Vec::new(),
-            markers: Vec::new(),
-            tree: IntervalTree::default(),
-            lifetime: None,
-            loop_start: Ticks::ZERO,
-        };
+        let mut timeline = Timeline::empty(named.name.as_str().into(), frame_rate, raw.wrap);
         let mut pending: Vec<Pending> = Vec::new();
         let mut markers: Vec<&Spanned<RawMarker>> = raw.markers.iter().collect();
         for track in &raw.tracks {

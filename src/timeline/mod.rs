@@ -401,6 +401,23 @@ impl PartialEq for Timeline {
 }
 
 impl Timeline {
+    /// A timeline of duration 0 without clips, tracks or markers: what compilation fills in.
+    pub fn empty(name: crate::event::Name, frame_rate: Option<u32>, wrap: WrapMode) -> Timeline {
+        Timeline {
+            name,
+            frame_rate,
+            wrap,
+            duration: Ticks::ZERO,
+            clips: Vec::new(),
+            layers: Vec::new(),
+            tracks: Vec::new(),
+            markers: Vec::new(),
+            tree: IntervalTree::default(),
+            lifetime: None,
+            loop_start: Ticks::ZERO,
+        }
+    }
+
     /// Whether a window of its time can fire anything: a marker, or the `timeline_looped` of
     /// a loop (a playback of a timeline with neither skips its windows).
     pub fn fires_in_windows(&self) -> bool {
@@ -620,17 +637,9 @@ mod tests {
         for d in 5..10 {
             for l in 0..d {
                 let def = Timeline {
-                    name: "t".into(),
-                    frame_rate: None,
-                    wrap: WrapMode::Loop,
                     duration: Ticks(d),
-                    clips: Vec::new(),
-                    layers: Vec::new(),
-                    tracks: Vec::new(),
-                    markers: Vec::new(),
-                    tree: IntervalTree::default(),
-                    lifetime: None,
                     loop_start: Ticks(l),
+                    ..Timeline::empty("t".into(), None, WrapMode::Loop)
                 };
                 let mut expected = (0, Ticks::ZERO);
                 for raw in 0..200 {

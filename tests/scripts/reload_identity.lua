@@ -2,15 +2,11 @@
 -- leaf name: a nod added on a new track before `b` takes the name `nod` and renames b's
 -- playing nod to `nod#2`, but b's clip plays on (no clip_disable/clip_enable at the reload,
 -- its local time kept), and the new clip gets its clip_enable when it starts at 3 s.
-local LIVE = "reload_identity.live.toml"
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
+local LIVE = "reload_identity.live.toml"
+local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 local function load(version)
-  local from = assert(io.open(here .. version))
-  local text = from:read("a")
-  from:close()
-  local to = assert(io.open(here .. LIVE, "w"))
-  to:write(text)
-  to:close()
+  save(version)
   bl.load(LIVE)
 end
 
@@ -27,4 +23,4 @@ for _, e in ipairs(bl.events({ actor = "k" })) do
     print(e.frame, e.kind, e.clip)
   end
 end
-os.remove(here .. LIVE)
+remove_live()

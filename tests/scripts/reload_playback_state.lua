@@ -1,15 +1,11 @@
 -- A playback whose timeline and layer a reload takes away was interrupted: its handle says so,
 -- as the handle of a playback a new `play` replaced does, and `:interrupt()` on it does
 -- nothing (it ended already). Versions: reload_tasks.toml, then reload_tasks_v4.toml.
-local LIVE = "reload_playback_state.live.toml"
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
+local LIVE = "reload_playback_state.live.toml"
+local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 local function load(version)
-  local from = assert(io.open(here .. version))
-  local text = from:read("a")
-  from:close()
-  local to = assert(io.open(here .. LIVE, "w"))
-  to:write(text)
-  to:close()
+  save(version)
   bl.load(LIVE)
 end
 
@@ -27,4 +23,4 @@ print("locked", f:locked())
 for _, e in ipairs(bl.events({ kind = "timeline_interrupted" })) do
   print(e.frame, e.kind, e.timeline)
 end
-os.remove(here .. LIVE)
+remove_live()

@@ -4,16 +4,12 @@
 -- renamed) gets Interrupt at the reload, its command releasing its lock, and Dispose when
 -- flow-scoped; a removed PlayAnimation does not start its transition again. A playback whose
 -- timeline or layer the reload takes away is interrupted, its tasks releasing what they held.
-local LIVE = "reload_tasks.live.toml"
 -- `io` opens files from the working folder, `bl.load` from the script's: this script's folder.
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
+local LIVE = "reload_tasks.live.toml"
+local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 local function load(version)
-  local from = assert(io.open(here .. version))
-  local text = from:read("a")
-  from:close()
-  local to = assert(io.open(here .. LIVE, "w"))
-  to:write(text)
-  to:close()
+  save(version)
   bl.load(LIVE)
 end
 local seen = 0
@@ -61,4 +57,4 @@ seen = #bl.events()
 load("reload_tasks_v4.toml")
 show()
 print("locked", b:locked())
-os.remove(here .. LIVE)
+remove_live()
