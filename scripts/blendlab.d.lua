@@ -274,9 +274,22 @@ function bl.record(actor, options) end
 ---@param filter? bl.EventFilter
 ---@return string
 function bl.events_jsonl(path, filter) end
----Plays `[inputs.NAME]` (keyframes and triggers) on an actor from now.
+---What `bl.inputs` returns: `:stop()` ends the inputs (true if they were still playing; the
+---parameters keep the values they were given last). It prints as
+---`bl.inputs `NAME` #N on actor `A``.
+---@class bl.Inputs
+---@field id integer
+---@field name string
+---@field actor string
+local Inputs = {}
+---@return boolean
+function Inputs:stop() end
+---Plays `[inputs.NAME]` (keyframes and triggers) on an actor from now. A parameter has one
+---driver, the latest applied: a later `bl.inputs` that drives it, or an `actor:set` of it,
+---takes it over from these inputs (a `warning` event says so), which drive the rest as before.
 ---@param actor bl.Actor|string the actor or its name
 ---@param name string
+---@return bl.Inputs
 function bl.inputs(actor, name) end
 ---A tree's weights over one parameter (`from`, `to`, `steps`) or a grid of two.
 ---@overload fun(tree: string, axes: { x: string, y: string }, x: number[], y: number[]): bl.Sweep

@@ -110,10 +110,12 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_set",
         lua.create_function(move |lua, (this, param, value): (Actor, String, f64)| {
+            let actor = actor_id(&this)?;
             s.borrow_mut()
                 .session
-                .set_param(actor_id(&this)?, &param, value)
-                .map_err(|e| located(lua, format!("actor:set: {e}")))
+                .set_param(actor, &param, value)
+                .map_err(|e| located(lua, format!("actor:set: {e}")))?;
+            super::inputs::set_by_hand(lua, &s, actor, &param)
         })?,
     )?;
 

@@ -2,9 +2,16 @@
 //! (step 1 of the frame order, before `bl.at` callbacks) each parameter track sets its
 //! parameter to its value at the time since `bl.inputs`, and every trigger whose time has come
 //! fires in time order — a timeline played or a transition begun. Once the last key and
-//! trigger have passed, the inputs are done.
+//! trigger have passed (or every track was taken over, below), the inputs are done; `:stop()` on the handle `bl.inputs` returns ends
+//! them before.
+//!
+//! One parameter has one driver: the latest applied (as the last write wins in Unity). A
+//! later `bl.inputs` that drives a parameter takes it over from the inputs that drove it, and
+//! an `actor:set` of a driven parameter takes it over from them too; the inputs drive the
+//! rest of their parameters as before. Each take-over is a `warning` event, so that a set an
+//! input would otherwise have overwritten at the next frame never goes silently.
 
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, MultiValue, Table, Value};
 
 use super::Shared;
 use super::api::{actor_of, located, warn_located};
@@ -17,25 +24,75 @@ use crate::time::Ticks;
 /// Inputs playing on an actor.
 #[derive(Clone, Debug)]
 pub(crate) struct ActiveInputs {
+    /// Its number (`bl.inputs `NAME` #id`), for its handle and its warnings.
+    id: u64,
     actor: ActorId,
     name: String,
     start: Ticks,
     /// Triggers already fired (they fire in order).
     fired: usize,
+    /// The parameters it no longer drives: a later `bl.inputs` or an `actor:set` took them.
+    released: Vec<String>,
+}
+
+impl ActiveInputs {
+    fn label(&self) -> String {
+        format!("bl.inputs `{}` #{} (applied at {:.6} s)", self.name, self.id, self.start.secs())
+    }
+}
+
+/// Every inputs in play on `actor` that drives `parameter` stops driving it (it was taken
+/// over by a later `bl.inputs` or an `actor:set`); what they were, in words, in the order
+/// they were applied.
+fn take_over(inputs: &mut [ActiveInputs], session: &Session, actor: ActorId, parameter: &str) -> Vec<String> {
+    let mut taken = Vec::new();
+    for active in inputs.iter_mut().filter(|a| a.actor == actor) {
+        let Some(def) = def(session, &active.name) else { continue };
+        let drives = def.tracks.iter().any(|t| session.snapshot().parameters[t.parameter].name == parameter);
+        if drives && !active.released.iter().any(|r| r == parameter) {
+            active.released.push(parameter.to_string());
+            taken.push(active.label());
+        }
+    }
+    taken
+}
+
+/// After `actor:set(parameter, …)`: inputs that drove the parameter drive it no more, each
+/// with a warning at the call.
+pub(crate) fn set_by_hand(lua: &Lua, state: &Shared, actor: ActorId, parameter: &str) -> mlua::Result<()> {
+    let (taken, actor_name) = {
+        let mut host = state.borrow_mut();
+        let host = &mut *host;
+        if host.inputs.is_empty() {
+            return Ok(());
+        }
+        let taken = take_over(&mut host.inputs, &host.session, actor, parameter);
+        (taken, host.session.actor(actor).name().to_string())
+    };
+    for inputs in taken {
+        let message = format!(
+            "actor:set: `{parameter}` of actor `{actor_name}` was driven by {inputs}, which drives it no more: \
+             the latest applied wins"
+        );
+        warn_located(lua, state, message)?;
+    }
+    Ok(())
 }
 
 fn def<'a>(session: &'a Session, name: &str) -> Option<&'a InputDef> {
     session.snapshot().inputs.iter().find(|i| i.name == name)
 }
 
-/// Sets every track's parameter to its value `t` seconds in.
-fn set_tracks(session: &mut Session, actor: ActorId, name: &str, t: f64) {
-    let Some(def) = def(session, name) else { return };
+/// Sets every track's parameter it still drives to its value `t` seconds in.
+fn set_tracks(session: &mut Session, active: &ActiveInputs, t: f64) {
+    let Some(def) = def(session, &active.name) else { return };
     let values: Vec<(String, f64)> = def
         .tracks
         .iter()
         .map(|track| (session.snapshot().parameters[track.parameter].name.clone(), track.value_at(t)))
+        .filter(|(parameter, _)| !active.released.contains(parameter))
         .collect();
+    let actor = active.actor;
     for (parameter, value) in values {
         // Names and values come from a compiled snapshot: the set cannot fail.
         let _ = session.set_param(actor, &parameter, value);
@@ -51,7 +108,7 @@ pub(crate) fn apply(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let mut result = Ok(());
     for active in &mut host.inputs {
         let t = (now - active.start).secs();
-        set_tracks(&mut host.session, active.actor, &active.name, t);
+        set_tracks(&mut host.session, active, t);
         let Some(def) = def(&host.session, &active.name) else { continue };
         let due: Vec<(f64, TriggerAction)> = def.triggers[active.fired..]
             .iter()
@@ -74,8 +131,12 @@ pub(crate) fn apply(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         }
     }
     let session = &host.session;
+    // Done: every trigger fired, and the last key passed or every track taken over.
     host.inputs.retain(|a| {
-        def(session, &a.name).is_some_and(|d| a.fired < d.triggers.len() || (now - a.start).secs() <= d.end())
+        def(session, &a.name).is_some_and(|d| {
+            let drives = d.tracks.len() > a.released.len();
+            a.fired < d.triggers.len() || (drives && (now - a.start).secs() <= d.end())
+        })
     });
     result
 }
@@ -119,6 +180,28 @@ fn refuse_triggers_that_cannot_run(lua: &Lua, session: &Session, actor: ActorId,
     Ok(())
 }
 
+/// What `bl.inputs` returns: a handle whose `:stop()` ends inputs `id` (true if they were
+/// still playing; the parameters keep the values they were given last) and that prints as
+/// what it is.
+fn inputs_handle(lua: &Lua, state: &Shared, id: u64, name: &str, actor: &str) -> mlua::Result<Table> {
+    let s = state.clone();
+    let stop = lua.create_function(move |_, _: MultiValue| {
+        let mut host = s.borrow_mut();
+        let before = host.inputs.len();
+        host.inputs.retain(|a| a.id != id);
+        Ok(host.inputs.len() < before)
+    })?;
+    let shown = format!("bl.inputs `{name}` #{id} on actor `{actor}` (:stop() ends it)");
+    let meta = lua.create_table()?;
+    meta.set("__index", lua.create_table_from([("stop", stop)])?)?;
+    meta.set("__tostring", lua.create_function(move |_, _: Value| Ok(shown.clone()))?)?;
+    let handle = lua.create_table_from([("id", Value::Integer(id as i64))])?;
+    handle.set("name", name)?;
+    handle.set("actor", actor)?;
+    handle.set_metatable(Some(meta))?;
+    Ok(handle)
+}
+
 /// Adds `inputs` to the raw table.
 pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
@@ -131,11 +214,34 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
             for message in warnings {
                 warn_located(lua, &s, message)?;
             }
-            let mut host = s.borrow_mut();
-            set_tracks(&mut host.session, actor, &name, 0.0);
-            let start = host.session.clock().time();
-            host.inputs.push(ActiveInputs { actor, name, start, fired: 0 });
-            Ok(())
+            let (id, actor_name, taken) = {
+                let mut host = s.borrow_mut();
+                let host = &mut *host;
+                host.last_inputs += 1;
+                let id = host.last_inputs;
+                let parameters: Vec<String> = def(&host.session, &name).map_or(Vec::new(), |d| {
+                    d.tracks.iter().map(|t| host.session.snapshot().parameters[t.parameter].name.clone()).collect()
+                });
+                let mut taken = Vec::new();
+                for parameter in parameters {
+                    for earlier in take_over(&mut host.inputs, &host.session, actor, &parameter) {
+                        taken.push((parameter.clone(), earlier));
+                    }
+                }
+                let start = host.session.clock().time();
+                let active = ActiveInputs { id, actor, name: name.clone(), start, fired: 0, released: Vec::new() };
+                set_tracks(&mut host.session, &active, 0.0);
+                host.inputs.push(active);
+                (id, host.session.actor(actor).name().to_string(), taken)
+            };
+            for (parameter, earlier) in taken {
+                let message = format!(
+                    "bl.inputs `{name}` #{id}: takes `{parameter}` of actor `{actor_name}` over from {earlier}: \
+                     the latest applied wins"
+                );
+                warn_located(lua, &s, message)?;
+            }
+            inputs_handle(lua, &s, id, &name, &actor_name)
         })?,
     )?;
     Ok(())

@@ -97,8 +97,10 @@ pub(crate) struct HostState {
     steps: partition::Steps,
     /// `bl.record` recordings, sampled after every frame.
     recordings: Vec<crate::report::recording::Recording>,
-    /// `bl.inputs` in play, applied at the start of every frame.
+    /// `bl.inputs` in play, applied at the start of every frame (in the order applied).
     inputs: Vec<inputs::ActiveInputs>,
+    /// The number of the latest `bl.inputs` (its handle's `id`).
+    last_inputs: u64,
     /// Whether logic frames are running: a `bl.at` callback or a `bl.on` listener called from
     /// a frame cannot step the clock (the frames planned around it would run twice).
     in_frames: bool,
@@ -314,6 +316,7 @@ impl Host {
             steps: Default::default(),
             recordings: Vec::new(),
             inputs: Vec::new(),
+            last_inputs: 0,
         }));
         api::install(&lua, &state)?;
         seed_random(&lua)?;
