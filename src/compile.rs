@@ -71,21 +71,32 @@ pub struct Placement {
     pub looping: bool,
 }
 
+/// Half a tick (REFERENCE §1), in seconds: a local time this close below a clip's end is at
+/// its end. Local times in blend trees and clip layers are sums of frame lengths (`1/30` is
+/// not a binary fraction), so after a whole loop they fall a few ulps short of the length:
+/// without this a looping clip read `0.99999999999999944` (printed `1.000000`) where it
+/// should read 0, and the error grew from loop to loop. Times closer than half a tick are one
+/// tick time, so this moves no time a tick could tell apart.
+pub const AT_END: f64 = 0.5e-12;
+
 impl Placement {
     /// Local time `t` placed on the clip: a looping clip wraps it into `[0, length)`
-    /// (`t mod length`), a one-shot clamps it to `[0, length]`. A time that passed the end
-    /// once (the usual step) wraps by one subtraction, which is exact there and equal to the
-    /// remainder.
+    /// (`t mod length`), a one-shot clamps it to `[0, length]`; a time within [`AT_END`] of
+    /// the end (below it, or of a whole number of lengths) is at the end: 0 for a loop, the
+    /// length for a one-shot. A time that passed the end once (the usual step) wraps by one
+    /// subtraction, which is exact there and equal to the remainder.
     pub fn place(self, t: f64) -> f64 {
         let length = self.length;
+        let end = length - AT_END;
         if !self.looping {
-            t.clamp(0.0, length)
-        } else if (0.0..length).contains(&t) {
+            if t >= end { length } else { t.clamp(0.0, length) }
+        } else if (0.0..end).contains(&t) {
             t
-        } else if t >= length && t < 2.0 * length {
-            t - length
+        } else if t >= end && t < 2.0 * length - AT_END {
+            (t - length).max(0.0)
         } else {
-            t.rem_euclid(length)
+            let r = t.rem_euclid(length);
+            if r >= end { 0.0 } else { r }
         }
     }
 }

@@ -19,7 +19,7 @@ pub mod triangulated;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compile::{ClipId, Layout, Motion, ParamId, Parameter, Placement, Snapshot, TreeId};
+use crate::compile::{AT_END, ClipId, Layout, Motion, ParamId, Parameter, Placement, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
 use geometry::Point;
 use one_d::Thresholds;
@@ -691,8 +691,11 @@ fn advance_phase(shape: &TreeShape, weights: &[f64], times: &mut [f64], clock: &
     let cycle = weighted / total;
     if total > 0.0 && cycle > 0.0 {
         let advanced = clock.phase + dt / cycle;
-        clock.cycles += advanced.floor() as u64;
-        clock.phase = advanced.fract();
+        // A phase within half a tick of the cycle's end is the end ([`AT_END`]): a sum of
+        // frame lengths falls a few ulps short of a whole cycle.
+        let whole = (advanced + AT_END / cycle).floor();
+        clock.cycles += whole as u64;
+        clock.phase = (advanced - whole).max(0.0);
     }
     place_on_phase(shape, times, *clock);
 }
@@ -703,9 +706,9 @@ fn advance_phase(shape: &TreeShape, weights: &[f64], times: &mut [f64], clock: &
 /// `phase·D` with `phase ≥ 0`, and a step adds `dt > 0`.
 ///
 /// Why it is `place`: with `t_old ≥ 0` (or −0) and `dt > 0`, `t = t_old + dt > 0` (or
-/// NaN), and for `0 ≤ t < D` `place` is the identity (a looping clip's `t ∈ [0, D)`, a
-/// one-shot's clamp to `[0, D]`). So each time gets `+ dt`, and only when one fails `t < D`
-/// (a wrap, an end, a NaN) are all of them placed ([`place_times`]), which leaves those
+/// NaN), and for `0 ≤ t < D − AT_END` `place` is the identity (a looping clip's `t ∈ [0, D)`,
+/// a one-shot's clamp to `[0, D]`). So each time gets `+ dt`, and only when one fails
+/// `t < D − AT_END` (a wrap, an end, a NaN) are all of them placed ([`place_times`]), which leaves those
 /// below their length as they are. The common frame reads no looping flag and calls nothing.
 fn step_times(placements: &Placements, times: &mut [f64], dt: f64) {
     let mut within = true;
@@ -717,11 +720,12 @@ fn step_times(placements: &Placements, times: &mut [f64], dt: f64) {
     }
 }
 
-/// One leaf's time of [`step_times`]: `t + dt`, and whether it stays below the clip's `length`.
+/// One leaf's time of [`step_times`]: `t + dt`, and whether it stays below the clip's `length`
+/// by more than [`AT_END`] (where [`Placement::place`] is the identity).
 #[inline(always)]
 fn step_time(time: &mut f64, length: f64, dt: f64) -> bool {
     *time += dt;
-    *time < length
+    *time < length - AT_END
 }
 
 /// Every leaf time placed on its clip ([`Placement::place`]): a wrap, about one frame in 20.
