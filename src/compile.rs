@@ -599,6 +599,11 @@ impl Builder<'_> {
         };
         let children = self.tree_children[id].clone();
         let (layout, children) = self.layout(file, tree, kind, raw_children, children);
+        if let (Layout::OneD { thresholds }, Some(&parameter), Some(name)) =
+            (&layout, parameters.first(), &raw.parameter)
+        {
+            self.check_dead_zone(file, tree, name, parameter, thresholds.values());
+        }
         Some(BlendTree { name: tree.name.clone(), kind, parameters, children, layout, sync: raw.sync })
     }
 
@@ -651,6 +656,30 @@ impl Builder<'_> {
             BlendKind::Direct => Layout::Direct { normalize: raw.normalize.as_ref().is_some_and(|n| *n.get_ref()) },
         };
         (layout, children)
+    }
+
+    /// A 1D tree whose parameter's dead zone is wider than every threshold is away from 0:
+    /// every input that would blend between the thresholds reads 0, so the tree only ever sits
+    /// at 0 or at an end. Not with a `curve`, which remaps the value after the dead zone.
+    fn check_dead_zone(
+        &mut self,
+        file: usize,
+        tree: &Named<RawBlendTree>,
+        name: &Spanned<String>,
+        parameter: ParamId,
+        thresholds: &[f64],
+    ) {
+        let p = &self.snapshot.parameters[parameter];
+        let (dead_zone, widest) = (p.dead_zone, thresholds.iter().fold(0.0_f64, |m, t| m.max(t.abs())));
+        if dead_zone > 0.0 && p.curve.is_empty() && widest < dead_zone && thresholds.len() > 1 {
+            let message = format!(
+                "the dead zone of `{}` ({dead_zone}) is wider than every threshold of 1d tree `{}` (the farthest \
+                 from 0 is {widest}): every input that would blend between them reads 0",
+                p.name, tree.name
+            );
+            let hint = format!("`|{}| < dead_zone` reads as 0: make the dead zone smaller than the thresholds", p.name);
+            self.warning(file, name.span(), message, Some(hint));
+        }
     }
 
     /// Simple directional warnings: two children in the same direction, and neighbouring
@@ -723,6 +752,18 @@ impl Builder<'_> {
                 return Triangulated::with_triangles(positions, Vec::new());
             }
         };
+        if children.len() >= 3 && layout.triangles().next().is_none() {
+            self.warning(
+                file,
+                children_table.span(),
+                format!(
+                    "the children of 2d_triangulated tree `{}` all lie on one line: there is no triangle, so it \
+                     blends along that line only, as a 1d tree would",
+                    tree.name
+                ),
+                Some("move a child off the line, or use a 1d tree".into()),
+            );
+        }
         let groups = layout.cocircular();
         if !groups.is_empty() {
             let name = |i: usize| children[i].motion.get_ref().as_str();
