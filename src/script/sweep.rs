@@ -35,13 +35,22 @@ fn number(value: &Value) -> Option<f64> {
     }
 }
 
-/// An axis from a parameter name and `from`, `to`, `steps` (a whole number ≥ 0).
+/// An axis from a parameter name and `from`, `to`, `steps` (a whole number ≥ 0; ≥ 1 unless
+/// `from = to`).
 fn axis(lua: &Lua, parameter: String, range: [&Value; 3]) -> mlua::Result<Axis> {
     let [from, to, steps] = range.map(number);
     let (Some(from), Some(to), Some(steps)) = (from, to, steps) else { return Err(located(lua, USAGE)) };
     if !(steps >= 0.0 && steps.fract() == 0.0 && steps < crate::blend::sweep::MAX_ROWS as f64) {
         let most = crate::blend::sweep::MAX_ROWS - 1;
         return Err(located(lua, format!("bl.sweep: steps must be a whole number from 0 to {most}, got {steps}")));
+    }
+    // 0 steps is one value, `from`: for a range that is no single value, `to` is left out.
+    if steps == 0.0 && from != to {
+        let message = format!(
+            "bl.sweep: `{parameter}`: 0 steps gives one value, `from` ({from}), and leaves out `to` ({to}): use 1 step or more \
+             (or from = to for one value)"
+        );
+        return Err(located(lua, message));
     }
     Ok(Axis { parameter, from, to, steps: steps as u64 })
 }
