@@ -187,7 +187,8 @@ function bl.load(path) end
 ---@param spec bl.SpawnSpec
 ---@return bl.Actor
 function bl.spawn(name, spec) end
----Runs `fn` at the first logic frame whose time ≥ `time` seconds.
+---Runs `fn` at the first logic frame whose time ≥ `time` seconds (since the start, not a
+---delay); a time already passed runs at the next frame, with a `warning`.
 ---@param time number
 ---@param fn fun()
 function bl.at(time, fn) end

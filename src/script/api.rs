@@ -167,12 +167,25 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     bl.set(
         "at",
         lua.create_function(move |lua, (time, callback): (f64, Function)| {
-            let mut host = s.borrow_mut();
-            let id = host.next_callback;
-            host.session.schedule(time, id).map_err(|e| located(lua, format!("bl.at: {e}")))?;
-            host.next_callback += 1;
-            let origin = user_frame(lua).map(|(source, _)| source);
-            host.callbacks.insert(id, super::Callback { function: callback, origin });
+            let passed = {
+                let mut host = s.borrow_mut();
+                let id = host.next_callback;
+                host.session.schedule(time, id).map_err(|e| located(lua, format!("bl.at: {e}")))?;
+                host.next_callback += 1;
+                let origin = user_frame(lua).map(|(source, _)| source);
+                host.callbacks.insert(id, super::Callback { function: callback, origin });
+                let now = host.session.clock().time();
+                // Scheduled: the time is a number of ticks. One before now has passed.
+                crate::time::Ticks::from_secs(time).is_ok_and(|at| at < now).then_some(now)
+            };
+            if let Some(now) = passed {
+                let message = format!(
+                    "bl.at: {time} s has passed (the clock is at {:.6} s): the callback runs at the next frame; \
+                     bl.at takes a time since the start, not a delay (bl.at(bl.time() + delay, …))",
+                    now.secs()
+                );
+                warn_located(lua, &s, message)?;
+            }
             Ok(())
         })?,
     )?;
