@@ -7,8 +7,9 @@
 use mlua::{AnyUserData, IntoLuaMulti, Lua, Table, UserData, UserDataMethods, UserDataRef};
 
 use super::Shared;
-use super::api::{Options, located, print_live};
+use super::api::{Options, located, print_live, warn_located};
 use crate::config::suggestion;
+use crate::config::timeline::WrapMode;
 use crate::event::SeekPolicy;
 use crate::graph::Graph;
 use crate::report::{explain, graph_view, trace_view, weight_table};
@@ -74,6 +75,23 @@ fn channel(lua: &Lua, label: &str, graph: &Graph, name: Option<String>) -> mlua:
             suggestion(&name, graph.channels().iter().map(String::as_str)).map_or(String::new(), |h| format!("; {h}"));
         located(lua, format!("{label}: no channel `{name}` (channels: {}){hint}", graph.channels().join(", ")))
     })
+}
+
+/// A warning when a playback of `timeline` that does not loop starts past its end (`from`
+/// in seconds where frames were meant, or the wrong timeline): it shows nothing and ends
+/// (`none`) or holds its end (`hold`) at once.
+fn past_the_end(session: &crate::session::Session, timeline: &str, start: Ticks) -> Option<String> {
+    let t = &session.snapshot().timelines[session.snapshot().timeline_id(timeline)?];
+    // A timeline's duration ends a tick before its last clip does: a start there is at its end.
+    if t.wrap == WrapMode::Loop || start.0 <= t.duration.0.saturating_add(1) {
+        return None;
+    }
+    let then = if t.wrap == WrapMode::None { "completes at the next frame" } else { "holds its end" };
+    Some(format!(
+        "actor:play: `{timeline}` starts at {:.6} s, past its end ({:.6} s): it {then}",
+        start.secs(),
+        t.duration.secs()
+    ))
 }
 
 /// Share of the default pose under which `<default>` is left out of `weights()`.
@@ -250,7 +268,11 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
                 .session
                 .play(id, &timeline, layer.as_deref(), start)
                 .map_err(|e| located(lua, format!("actor:play: {e}")))?;
+            let past_the_end = past_the_end(&host.session, &timeline, start);
             drop(host);
+            if let Some(message) = past_the_end {
+                warn_located(lua, &s, message)?;
+            }
             print_live(&s)?;
             lua.create_userdata(Handle::Playback(handle))?.into_lua_multi(lua)
         })?,
