@@ -77,8 +77,9 @@ pub(super) fn validate_blend_tree(p: &mut Problems, tree: &Named<RawBlendTree>) 
                 Some(ps) => {
                     p.error(ps.span(), format!("a 2D tree takes two parameters `[x, y]`, got {}", ps.get_ref().len()))
                 }
+                // A list written as `parameter` was reported with a did-you-mean already.
                 None => p.missing(
-                    &["parameters"],
+                    &["parameters", "parameter"],
                     name_span,
                     format!("2D blend tree `{name}` needs `parameters = [\"x\", \"y\"]`"),
                 ),

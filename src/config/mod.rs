@@ -395,6 +395,13 @@ impl Problems<'_> {
                     None => d,
                 }
             }
+            // `parameter = ["x", "y"]`: the singular key with a 2D tree's list.
+            None if message.starts_with("invalid type: array, expected a string")
+                && key_before(self.text, span.start) == Some("parameter") =>
+            {
+                Diagnostic::error(self.file, span, "`parameter` takes one name, not a list")
+                    .with_hint("did you mean `parameters`? A 2D tree takes two: `parameters = [\"x\", \"y\"]`")
+            }
             None => {
                 let d = Diagnostic::error(self.file, span, message.as_str());
                 match whole_number_hint(&message, written) {
@@ -539,6 +546,13 @@ fn prune(value: &mut Spanned<DeValue>, span: &Range<usize>, key: Option<&str>) -
 /// Words written for a key under another name, with the key meant: a blend-tree child and a
 /// timeline clip play a `motion` (a clip is one), a marker and a trigger are at a `time`. A
 /// known mistake, so it wins over a near spelling (`clip` is not `clip_in`).
+/// The bare key written right before `= value` when the value starts at `start`.
+fn key_before(text: &str, start: usize) -> Option<&str> {
+    let before = text.get(..start)?.trim_end().strip_suffix('=')?.trim_end();
+    let key_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).map_or(0, |i| i + 1);
+    Some(&before[key_start..])
+}
+
 const SYNONYMS: &[(&str, &str)] = &[("clip", "motion"), ("t", "time")];
 
 /// The key (or name) among `expected` that an unknown `word` most likely meant: its synonym
