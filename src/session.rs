@@ -985,10 +985,27 @@ fn set_raw(state: &mut ParamState, param: &Parameter, value: f64) {
 
 /// The graph an actor spec asks for, from `snapshot`, starting timelines at `now`.
 fn build_graph(snapshot: &Snapshot, spec: &ActorSpec, now: FrameTime, serial: &mut u64) -> Result<Graph, SessionError> {
-    let unknown = |kind: &'static str, name: &str, of: fn(&Asset) -> bool| SessionError::UnknownAsset {
-        kind,
-        name: name.into(),
-        hint: suggestion(name, snapshot.names_of(of)),
+    // The hint: nothing loaded yet, the name of an asset of another kind (the spec's key is
+    // wrong), or a near spelling among the assets of the kind asked for.
+    let unknown = |kind: &'static str, name: &str, of: fn(&Asset) -> bool| {
+        let hint = if snapshot.assets.is_empty() {
+            Some("nothing is loaded yet: bl.load a config before spawning".to_string())
+        } else {
+            match snapshot.assets.get(name) {
+                Some(Asset::Graph(_)) => Some(format!("`{name}` is a graph: spawn it with {{ graph = \"{name}\" }}")),
+                Some(Asset::BlendTree(_)) => {
+                    Some(format!("`{name}` is a blend tree: spawn it with {{ blend_tree = \"{name}\" }}"))
+                }
+                Some(Asset::Timeline(_)) => {
+                    Some(format!("`{name}` is a timeline: spawn it with {{ timeline = \"{name}\" }}"))
+                }
+                Some(Asset::Clip(_)) => Some(format!(
+                    "`{name}` is a clip: an actor plays it through a blend tree, a timeline or a graph's clip layer"
+                )),
+                None => suggestion(name, snapshot.names_of(of)),
+            }
+        };
+        SessionError::UnknownAsset { kind, name: name.into(), hint }
     };
     match spec {
         ActorSpec::BlendTree(name) => {
