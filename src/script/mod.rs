@@ -781,7 +781,13 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
     }
     if let Some(path) = paths.iter().find(|p| !p.ends_with(".toml")) {
         // Read as TOML, a README or a JSON file would be an error per line.
-        return Err(format!("{path}: not a TOML config (a config file's name ends in .toml)"));
+        let with_extension = format!("{path}.toml");
+        let hint = if Path::new(&with_extension).is_file() {
+            format!("; did you mean {with_extension}?")
+        } else {
+            String::new()
+        };
+        return Err(format!("{path}: not a TOML config (a config file's name ends in .toml){hint}"));
     }
     let loaded = read_configs(&paths)
         .inspect_err(|_| {

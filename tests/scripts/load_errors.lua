@@ -34,3 +34,5 @@ print(ok, why:match("[^\n]*"))
 print(pcall(bl.load, ""))
 print(pcall(bl.load, "../pty"))
 print(pcall(bl.load, "../../README.md"))
+-- A name without its extension: the .toml beside it is the hint.
+print(pcall(bl.load, "reference_1d"))
