@@ -18,6 +18,7 @@
 ---@field local_frame integer? lifecycle events: the playback's local frame
 ---@field name string? signal: the marker's name
 ---@field timeline string?
+---@field duration number? transition_begin: the fade's length in seconds, as asked for
 ---@field [string] any other fields of the kind
 
 ---An unknown key, kind or actor is an error (with a did-you-mean), never an empty filter.

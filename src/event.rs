@@ -175,6 +175,8 @@ pub struct TransitionChange {
     pub generation: u64,
     pub from: String,
     pub to: String,
+    /// The fade's length in seconds as asked for: on `transition_begin` only.
+    pub duration: Option<f64>,
 }
 
 /// The kind of task a task event concerns ([`crate::timeline::TaskKind`] without its
@@ -272,12 +274,16 @@ impl EventKind {
             EventKind::MovementLocked { source } | EventKind::MovementUnlocked { source } => {
                 vec![("source", text(source))]
             }
-            EventKind::TransitionBegin(change) | EventKind::TransitionCommitted(change) => vec![
-                ("layer", text(&change.layer)),
-                ("generation", Int(change.generation as i64)),
-                ("from", text(&change.from)),
-                ("to", text(&change.to)),
-            ],
+            EventKind::TransitionBegin(change) | EventKind::TransitionCommitted(change) => {
+                let mut fields = vec![
+                    ("layer", text(&change.layer)),
+                    ("generation", Int(change.generation as i64)),
+                    ("from", text(&change.from)),
+                    ("to", text(&change.to)),
+                ];
+                fields.extend(change.duration.map(|d| ("duration", Given(d))));
+                fields
+            }
             EventKind::StaleCompletionRejected { layer, generation, rejected }
             | EventKind::DuplicateCompletionRejected { layer, generation, rejected } => vec![
                 ("layer", text(layer)),
@@ -318,7 +324,8 @@ pub fn field_names(kind: &str) -> &'static [&'static str] {
         }
         "command" => &["type", "source", "animation", "audio", "hit_profile", "name", "fade", "payload", "arg"],
         "movement_locked" | "movement_unlocked" => &["source"],
-        "transition_begin" | "transition_committed" => &["layer", "generation", "from", "to"],
+        "transition_begin" => &["layer", "generation", "from", "to", "duration"],
+        "transition_committed" => &["layer", "generation", "from", "to"],
         "stale_completion_rejected" | "duplicate_completion_rejected" => &["layer", "generation", "rejected"],
         "clip_enable" | "clip_disable" => &["clip"],
         "signal" => &["name", "timeline"],

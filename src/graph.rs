@@ -349,7 +349,7 @@ pub fn state_source(snapshot: &Snapshot, name: &str) -> Source {
 /// `transition_committed`).
 pub fn transition_change(layer: &str, token: &Token) -> Box<TransitionChange> {
     let (generation, from, to) = (token.generation, token.from.clone(), token.to.clone());
-    Box::new(TransitionChange { layer: layer.into(), generation, from, to })
+    Box::new(TransitionChange { layer: layer.into(), generation, from, to, duration: None })
 }
 
 /// The event a completion produces.

@@ -408,7 +408,9 @@ impl Session {
             .ok_or_else(|| SessionError::NotATransitionLayer { actor: a.name().into(), layer: layer.into() })?;
         let mut events = Vec::new();
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
-        events.push(EventKind::TransitionBegin(transition_change(layer, &token)));
+        let mut change = transition_change(layer, &token);
+        change.duration = Some(duration);
+        events.push(EventKind::TransitionBegin(change));
         self.log_actor(actor, events);
         Ok(token)
     }

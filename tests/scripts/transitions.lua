@@ -65,3 +65,11 @@ pose:transition("base", "hit", 0.2)
 bl.frames(8)
 print("  idle superseded by hit, 0.8 s later: " .. base_weights() .. ", state " .. pose:arbiter("base").state)
 bl.expect_weights(pose, { run = 0, hit = 1 }, 1e-12)
+
+-- transition_begin carries the fade's duration as asked for (in Lua and in JSON Lines).
+for _, e in ipairs(bl.events({ kind = "transition_begin", actor = "pose" })) do
+  print(string.format("transition_begin %s → %s, duration %s", e.from, e.to, tostring(e.duration)))
+end
+local path = bl.events_jsonl("transitions_begin.jsonl", { kind = "transition_begin", actor = "pose" })
+for line in io.lines(path) do print(line) end
+os.remove(path)
