@@ -854,10 +854,14 @@ impl Graph {
         self.layers[l.layer].source.set_time(snapshot, l.index, seconds)
     }
 
-    /// Every parameter the graph reads, in order of first use.
+    /// Every parameter the graph reads, in order of first use: its trees', its transition
+    /// states', and those of the trees its playing timelines' clips play (nested ones too).
     pub fn parameters(&self) -> Vec<ParamId> {
         let mut all = Vec::new();
         for layer in &self.layers {
+            if let Source::Timeline(TimelineSlot { playback: Some(playback), .. }) = &layer.source {
+                playback.tree_parameters(&mut all);
+            }
             for &p in layer.source.parameters() {
                 if !all.contains(&p) {
                     all.push(p);

@@ -14,34 +14,90 @@ use crate::blend::triangulated::Location;
 use crate::blend::{Detail, NodeExplanation, positions};
 use crate::compile::{BlendTree, Layout, Motion, Snapshot};
 use crate::config::raw::BlendKind;
-use crate::graph::Source;
+use crate::graph::{Source, TimelineSlot};
 use crate::session::{ActorId, Session};
+use crate::timeline::playback::Playback;
 
-/// The explanation of every blend tree of actor `id`, layer by layer. An actor without a
-/// blend-tree layer gets a line saying so and what its layers hold instead, or why it has
-/// none (its asset is missing since a reload), so the header alone never reads as an
-/// explanation that went missing.
+/// The explanation of every blend tree of actor `id`, layer by layer: a layer's own tree,
+/// the trees its transition states play and those its timeline's active clips play (nested
+/// timelines' too), each of the latter under a line naming the way to it and its share of
+/// the layer (in the graph's first channel). An actor without a live blend tree gets a line
+/// saying so and what its layers hold instead, or why it has none (its asset is missing since
+/// a reload), so the header alone never reads as an explanation that went missing.
 pub fn explain(session: &Session, id: ActorId) -> String {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
     let mut out = format!("{} · explain · frame {}\n", actor.name(), session.clock().frame());
     let layers = actor.graph().layers();
+    let mut explained = false;
     for layer in layers {
-        let Source::BlendTree(runtime) = &layer.source else { continue };
-        let _ = writeln!(out, "layer {}", layer.name());
-        for node in runtime.explain() {
-            out.push_str(&node_text(snapshot, &node));
-        }
+        let path = format!("layer {}", layer.name());
+        explained |= source_text(&mut out, snapshot, &layer.source, &path, None);
     }
     if let Some(resting) = actor.resting() {
         let _ = writeln!(out, "no blend tree to explain: {}", resting_note(actor.name(), resting));
-    } else if !layers.iter().any(|l| matches!(l.source, Source::BlendTree(_))) {
+    } else if !explained {
         out.push_str("no blend tree to explain; its layers hold:\n");
         for layer in layers {
             let _ = writeln!(out, "  layer {}  {}", layer.name(), source_summary(snapshot, &layer.source));
         }
     }
     out
+}
+
+/// The trees `source` plays now, each under a line `path` (with ` · share S` once the way to
+/// it went through a transition state or a timeline clip: `share` is its share of the layer);
+/// whether there was any.
+fn source_text(out: &mut String, snapshot: &Snapshot, source: &Source, path: &str, share: Option<f64>) -> bool {
+    match source {
+        Source::BlendTree(runtime) => {
+            match share {
+                Some(share) => {
+                    let _ = writeln!(out, "{path} · share {}", fixed(share));
+                }
+                None => {
+                    let _ = writeln!(out, "{path}");
+                }
+            }
+            for node in runtime.explain() {
+                out.push_str(&node_text(snapshot, &node, share.unwrap_or(1.0)));
+            }
+            true
+        }
+        Source::Transitions(set) => {
+            let mut any = false;
+            for state in &set.states {
+                let path = format!("{path} · state {}", state.name);
+                any |= source_text(out, snapshot, &state.source, &path, Some(share.unwrap_or(1.0) * state.weight));
+            }
+            any
+        }
+        Source::Timeline(TimelineSlot { playback: Some(playback), .. }) => {
+            timeline_text(out, snapshot, playback, path, share.unwrap_or(1.0))
+        }
+        Source::Timeline(_) | Source::Clip(_) => false,
+    }
+}
+
+/// [`source_text`] of a playback whose pose is worth `share` of the layer: the trees its
+/// active clips play, then those of the timelines they play nested.
+fn timeline_text(out: &mut String, snapshot: &Snapshot, playback: &Playback, path: &str, share: f64) -> bool {
+    let def = &snapshot.timelines[playback.timeline];
+    let path = format!("{path} · timeline {}", def.name);
+    let mut any = false;
+    for (c, runtime, clip_share) in playback.playing_trees(snapshot, 0) {
+        let path = format!("{path} · clip {}", def.clips[c].name);
+        let _ = writeln!(out, "{path} · share {}", fixed(share * clip_share));
+        for node in runtime.explain() {
+            out.push_str(&node_text(snapshot, &node, share * clip_share));
+        }
+        any = true;
+    }
+    for (c, nested) in playback.playing_nested() {
+        let path = format!("{path} · clip {}", def.clips[c].name);
+        any |= timeline_text(out, snapshot, nested, &path, share * playback.clip_share(snapshot, 0, c));
+    }
+    any
 }
 
 fn motion_name(snapshot: &Snapshot, motion: Motion) -> &str {
@@ -51,13 +107,15 @@ fn motion_name(snapshot: &Snapshot, motion: Motion) -> &str {
     }
 }
 
-fn node_text(snapshot: &Snapshot, node: &NodeExplanation) -> String {
+/// One tree of an explanation; `scale` is the root's share of the layer (1 for a layer's own
+/// tree), which multiplies the nested trees' shares.
+fn node_text(snapshot: &Snapshot, node: &NodeExplanation, scale: f64) -> String {
     let tree = &snapshot.blend_trees[node.tree];
     let indent = "  ".repeat(node.depth + 1);
     let names: Vec<&str> = tree.children.iter().map(|&m| motion_name(snapshot, m)).collect();
     let mut out = format!("{indent}{} ({})", tree.name, tree.kind.name());
     if node.depth > 0 {
-        let _ = write!(out, " · share {}", fixed(node.share));
+        let _ = write!(out, " · share {}", fixed(scale * node.share));
     }
     out.push('\n');
     let inner = format!("{indent}  ");

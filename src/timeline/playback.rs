@@ -472,6 +472,50 @@ impl Playback {
         })
     }
 
+    /// The blend trees its active clips play, for `actor:explain()`: each with its clip's
+    /// index and the clip's share in `channel` ([`Playback::clip_share`]).
+    pub fn playing_trees(&self, snapshot: &Snapshot, channel: usize) -> Vec<(usize, &TreeRuntime, f64)> {
+        self.active
+            .iter()
+            .filter_map(|&c| match &self.inner[c as usize] {
+                Inner::Tree(tree) => Some((c as usize, tree, self.clip_share(snapshot, channel, c as usize))),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What one unit of clip `c`'s motion is worth in the playback's pose in `channel`: its
+    /// layer's factor × its share in the layer, as the last composition left them (what
+    /// multiplies a tree's weights, or a nested timeline's shares, into leaf shares); 0 for a
+    /// clip that is not active.
+    pub fn clip_share(&self, snapshot: &Snapshot, channel: usize, c: usize) -> f64 {
+        let def = &snapshot.timelines[self.timeline];
+        let Some(l) = def.clips[c].layer.filter(|_| self.active.contains(&(c as u32))) else { return 0.0 };
+        let view = self.mixer_view();
+        let mut factors = vec![0.0; def.layers.len()];
+        let inputs = (view.track_outputs, view.layer_inputs);
+        channel_layer_factors(def, channel, &self.layer_channels, inputs, &mut factors);
+        factors[l] * view.clip_shares[c]
+    }
+
+    /// Every parameter the blend trees of its clips read, nested timelines' too, in order of
+    /// first use, added to `out` (those it has already left as they are).
+    pub fn tree_parameters(&self, out: &mut Vec<crate::compile::ParamId>) {
+        for inner in &self.inner {
+            match inner {
+                Inner::None => {}
+                Inner::Tree(tree) => {
+                    for &p in tree.parameters() {
+                        if !out.contains(&p) {
+                            out.push(p);
+                        }
+                    }
+                }
+                Inner::Nested(nested) => nested.tree_parameters(out),
+            }
+        }
+    }
+
     /// Its local frame: for a timeline with task clips, the last frame its task lifecycle
     /// processed (REFERENCE §4; −1 before the first); for one without, the frame containing its
     /// time at the timeline's frame rate; `None` for a timeline without a frame rate.
