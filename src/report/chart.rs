@@ -22,7 +22,8 @@ const ROW: f64 = 20.0;
 const SWATCH: f64 = 32.0;
 const COLUMN_GAP: f64 = 16.0;
 const MAX_ROWS: usize = 40;
-/// Legend names longer than this many columns (a wide character counts two) are shortened.
+/// Legend names longer than this many columns (a wide character counts two) are shortened
+/// ([`legend_labels`]).
 const MAX_NAME: usize = 32;
 /// A character's width as a share of the font size: a generous guess for Helvetica and Arial
 /// (no font is measured), so that estimated text is never narrower than drawn text.
@@ -85,6 +86,93 @@ fn shortened(text: &str, max: usize) -> Option<String> {
     Some(format!("{}…", kept.trim_end()))
 }
 
+/// The longest start of `text` within `max` columns, and the columns it takes.
+fn head(text: &str, max: usize) -> (&str, usize) {
+    let mut used = 0;
+    for (i, c) in text.char_indices() {
+        let width = c.width().unwrap_or(0);
+        if used + width > max {
+            return (&text[..i], used);
+        }
+        used += width;
+    }
+    (text, used)
+}
+
+/// The longest end of `text` within `max` columns.
+fn tail(text: &str, max: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in text.char_indices().rev() {
+        used += c.width().unwrap_or(0);
+        if used > max {
+            return &text[i + c.len_utf8()..];
+        }
+    }
+    text
+}
+
+/// `text` cut in the middle to at most `max` columns, `…` included, when it is longer: its
+/// first third and the rest from its end, where names of one family (`…_variant_07`,
+/// `…_l`) tell themselves apart.
+fn shortened_in_the_middle(text: &str, max: usize) -> Option<String> {
+    if text_columns(text) <= max {
+        return None;
+    }
+    let (start, used) = head(text, max.saturating_sub(1) / 3);
+    let end = tail(text, max.saturating_sub(1 + used));
+    Some(format!("{}…{}", start.trim_end(), end.trim_start()))
+}
+
+/// `text` from its `from`-th character on, within `max` columns: `…` before it, and after
+/// it when the rest does not fit.
+fn window(text: &str, from: usize, max: usize) -> String {
+    let rest = text.char_indices().nth(from).map_or("", |(i, _)| &text[i..]);
+    if text_columns(rest) < max {
+        return format!("…{rest}");
+    }
+    format!("…{}…", head(rest, max.saturating_sub(2)).0)
+}
+
+/// How many characters `a` and `b` start with alike.
+fn common_start(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// The legend's labels for `names`, each within `max` columns: a name that fits as it is;
+/// a longer one shortened in the middle ([`shortened_in_the_middle`]). Names that would
+/// still read alike show from a few characters before where they part from each other
+/// (`…iant_03_from_crouch_pos…`), and any that read alike even then are numbered
+/// (`#3 …`: no leaf name starts with `#`), so that no two labels are the same. `None`
+/// for a name shown whole.
+fn legend_labels(names: &[&str], max: usize) -> Vec<Option<String>> {
+    const BEFORE: usize = 6;
+    let mut labels: Vec<Option<String>> = names.iter().map(|n| shortened_in_the_middle(n, max)).collect();
+    let shown = |labels: &[Option<String>], k: usize| labels[k].clone().unwrap_or_else(|| names[k].to_string());
+    let alike = |labels: &[Option<String>]| -> Vec<usize> {
+        (0..names.len())
+            .filter(|&k| labels[k].is_some())
+            .filter(|&k| (0..names.len()).any(|j| j != k && shown(labels, j) == shown(labels, k)))
+            .collect()
+    };
+    let first = alike(&labels);
+    let middle = labels.clone();
+    for &k in &first {
+        let parts = first
+            .iter()
+            .filter(|&&j| j != k && shown(&middle, j) == shown(&middle, k))
+            .map(|&j| common_start(names[k], names[j]))
+            .max()
+            .unwrap_or(0);
+        labels[k] = Some(window(names[k], parts.saturating_sub(BEFORE), max));
+    }
+    for k in alike(&labels) {
+        let number = format!("#{} ", k + 1);
+        let rest = shortened_in_the_middle(names[k], max.saturating_sub(number.len()));
+        labels[k] = Some(format!("{number}{}", rest.as_deref().unwrap_or(names[k])));
+    }
+    labels
+}
+
 /// Text to draw, escaped: `whole`, or its `short` form with `whole` as its tooltip.
 fn label(whole: &str, short: Option<String>) -> String {
     match short {
@@ -101,9 +189,10 @@ struct Legend {
 }
 
 impl Legend {
+    /// The legend of these labels (as shown).
     fn of(names: &[&str]) -> Legend {
         let columns = names.len().div_ceil(MAX_ROWS).max(1);
-        let widest = names.iter().map(|name| text_columns(name).min(MAX_NAME)).max().unwrap_or(0);
+        let widest = names.iter().map(|name| text_columns(name)).max().unwrap_or(0);
         Legend {
             columns,
             rows: names.len().div_ceil(columns),
@@ -145,7 +234,10 @@ pub fn weight_chart(recording: &Recording) -> String {
         .flat_map(|r| series.iter().filter_map(|&(i, _, _)| r.values.get(i).copied().flatten()))
         .fold(1.0_f64, f64::max);
     let w1 = (top_value * 4.0).ceil() / 4.0;
-    let legend = Legend::of(&series.iter().map(|(_, name, _)| name.as_str()).collect::<Vec<_>>());
+    let names: Vec<&str> = series.iter().map(|(_, name, _)| name.as_str()).collect();
+    let labels = legend_labels(&names, MAX_NAME);
+    let shown: Vec<&str> = labels.iter().zip(&names).map(|(label, name)| label.as_deref().unwrap_or(name)).collect();
+    let legend = Legend::of(&shown);
     let (plot_w, plot_h) = (PLOT_WIDTH, legend.plot_height());
     let (width, height) = (LEFT + plot_w + legend.right(), TOP + plot_h + BOTTOM);
     let x = |t: f64| LEFT + (t - t0) / (t1 - t0) * plot_w;
@@ -259,7 +351,7 @@ pub fn weight_chart(recording: &Recording) -> String {
     // Legend.
     let legend_x = LEFT + plot_w + 24.0;
     let _ = writeln!(svg, r##"<text x="{legend_x:.2}" y="{TOP:.2}" font-weight="bold" fill="#222222">leaf</text>"##);
-    for (k, (_, name, additive)) in series.iter().enumerate() {
+    for (k, ((_, name, additive), short)) in series.iter().zip(labels).enumerate() {
         let (dx, ly) = legend.place(k);
         let lx = legend_x + dx;
         let (color, dash) = style(k, *additive);
@@ -270,12 +362,8 @@ pub fn weight_chart(recording: &Recording) -> String {
             lx + 24.0,
             ly - 4.0
         );
-        let _ = writeln!(
-            svg,
-            r##"<text x="{:.2}" y="{ly:.2}" fill="#222222">{}</text>"##,
-            lx + SWATCH,
-            label(name, shortened(name, MAX_NAME))
-        );
+        let _ =
+            writeln!(svg, r##"<text x="{:.2}" y="{ly:.2}" fill="#222222">{}</text>"##, lx + SWATCH, label(name, short));
     }
     svg.push_str("</svg>\n");
     svg
@@ -387,7 +475,7 @@ mod tests {
                 assert!(
                     shown == "leaf" || names.iter().any(|n| n.trim_start_matches('+') == name.trim_start_matches("+ "))
                 );
-                assert_eq!(tooltip.is_some(), shown.ends_with('…'), "{shown}");
+                assert_eq!(tooltip.is_some(), shown.contains('…'), "{shown}");
             }
         }
     }
@@ -426,6 +514,90 @@ mod tests {
             assert_eq!(shortened(text, max).as_deref(), short, "{text} in {max}");
             assert!(short.is_none_or(|s| text_columns(s) <= max));
         }
+    }
+
+    #[test]
+    fn long_legend_names_are_shortened_in_the_middle() {
+        let cases = [
+            ("idle", 8, None),
+            ("abcdefgh", 8, None),
+            ("abcdefghi", 8, Some("ab…efghi")),
+            ("walk forward slowly", 14, Some("walk…rd slowly")),
+            ("歩く歩く歩く", 8, Some("歩…歩く")),
+        ];
+        for (text, max, short) in cases {
+            assert_eq!(shortened_in_the_middle(text, max).as_deref(), short, "{text} in {max}");
+            assert!(short.is_none_or(|s| text_columns(s) <= max));
+        }
+    }
+
+    /// The labels `legend_labels` gives, as shown.
+    fn shown_labels(names: &[String], max: usize) -> Vec<String> {
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let labels = legend_labels(&refs, max);
+        labels.into_iter().zip(names).map(|(label, name)| label.unwrap_or_else(|| name.clone())).collect()
+    }
+
+    fn assert_distinct_and_within(names: &[String], labels: &[String], max: usize) {
+        let mut sorted = labels.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "labels read alike: {labels:#?}");
+        for label in labels {
+            assert!(text_columns(label) <= max, "{label} is over {max} columns");
+        }
+    }
+
+    #[test]
+    fn names_with_a_long_common_start_keep_the_end_that_tells_them_apart() {
+        // The report's case: twelve names that share their first 38 characters.
+        let names: Vec<String> =
+            (0..12).map(|i| format!("locomotion_forward_walk_cycle_variant_{i:02}_extra_long_name")).collect();
+        let labels = shown_labels(&names, MAX_NAME);
+        assert_eq!(labels[7], "locomotion…nt_07_extra_long_name");
+        assert_distinct_and_within(&names, &labels, MAX_NAME);
+        // Alike at both ends: they show from just before where they part.
+        let names: Vec<String> =
+            (0..12).map(|i| format!("left_hand_reach_variant_{i:02}_from_a_crouching_position")).collect();
+        let labels = shown_labels(&names, MAX_NAME);
+        assert_eq!(labels[3], "…iant_03_from_a_crouching_posit…");
+        assert_distinct_and_within(&names, &labels, MAX_NAME);
+        // Short names stay whole beside long ones, and long ones that read apart in the
+        // middle stay so.
+        let names: Vec<String> = vec![
+            "idle".into(),
+            format!("{}a{}", "x".repeat(40), "y".repeat(40)),
+            format!("{}b{}", "x".repeat(40), "y".repeat(40)),
+            format!("{}{}", "z".repeat(40), "y".repeat(40)),
+        ];
+        let labels = shown_labels(&names, MAX_NAME);
+        assert_eq!(labels[0], "idle");
+        assert_eq!(labels[1], format!("…xxxxxxa{}…", "y".repeat(23)));
+        assert_eq!(labels[3], format!("{}…{}", "z".repeat(10), "y".repeat(21)));
+        assert_distinct_and_within(&names, &labels, MAX_NAME);
+        // Names whose windows still read alike (they part at other places) are numbered.
+        let name = |xs: usize, c: char| format!("{}{c}{}", "x".repeat(xs), "y".repeat(40));
+        let names = vec![name(40, 'a'), name(40, 'b'), name(44, 'a'), name(44, 'c')];
+        let labels = shown_labels(&names, MAX_NAME);
+        assert!(labels[0].starts_with("#1 ") && labels[2].starts_with("#3 "), "{labels:?}");
+        assert_eq!(labels[1], format!("…xxxxxxb{}…", "y".repeat(23)));
+        assert_distinct_and_within(&names, &labels, MAX_NAME);
+    }
+
+    #[test]
+    fn the_legend_of_an_svg_tells_leaves_with_a_long_common_start_apart() {
+        let names: Vec<String> =
+            (0..12).map(|i| format!("locomotion_forward_walk_cycle_variant_{i:02}_extra_long_name")).collect();
+        let svg = weight_chart(&leaves("hero", &names));
+        let legend: Vec<_> = texts(&svg, "#222222").into_iter().filter(|(tag, ..)| !tag.contains("anchor")).collect();
+        let shown: Vec<&str> = legend.iter().skip(1).map(|(_, shown, _)| *shown).collect();
+        assert_eq!(shown[7], "locomotion…nt_07_extra_long_name");
+        let tooltips: Vec<&str> = legend.iter().skip(1).filter_map(|(_, _, tooltip)| *tooltip).collect();
+        assert_eq!(tooltips, names.iter().map(String::as_str).collect::<Vec<_>>(), "each name whole as its tooltip");
+        let mut distinct = shown.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 12, "{shown:?}");
     }
 
     #[test]
