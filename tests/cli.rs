@@ -118,6 +118,26 @@ fn run_exit_codes() {
 }
 
 #[test]
+fn a_config_a_script_cannot_find_is_shown_where_it_was_looked_for() {
+    // README's first script saved beside `samples/` rather than in a folder next to it.
+    let dir = common::scratch("first-script");
+    let dir = std::fs::canonicalize(&*dir).unwrap();
+    std::fs::write(dir.join("first.lua"), "bl.load(\"../samples/locomotion.toml\")\n").unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_blendlab")).args(["run", "first.lua"]).current_dir(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let looked = dir.parent().unwrap().join("samples/locomotion.toml");
+    let expected = format!(
+        "error: first.lua:1: bl.load: ../samples/locomotion.toml: cannot read file: No such file or directory (os \
+         error 2) (a relative path is resolved against the calling script's folder, which is the working folder, {}: \
+         that is {})\n",
+        dir.display(),
+        looked.display()
+    );
+    assert_eq!(text(&out.stderr), expected);
+}
+
+#[test]
 fn run_passes_arguments_like_lua() {
     let dir = common::scratch("cli");
     let script = dir.join("args.lua");

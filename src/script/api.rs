@@ -143,7 +143,11 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
             };
             let full =
                 paths.iter().map(|path| script_path(lua, &s, path, "bl.load")).collect::<mlua::Result<Vec<_>>>()?;
-            let names = load_configs(&s, &full).map_err(|m| located(lua, format!("bl.load: {m}")))?;
+            let names = load_configs(&s, &full).map_err(|m| {
+                let script = user_frame(lua).is_some_and(|(source, _)| source.starts_with('@'));
+                let hint = super::unresolved_hint(&paths, &full, &caller_dir(lua), script);
+                located(lua, format!("bl.load: {m}{hint}"))
+            })?;
             dispatch(lua, &s)?;
             lua.create_sequence_from(names)
         })?,

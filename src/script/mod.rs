@@ -24,6 +24,7 @@ mod sweep;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
@@ -825,6 +826,35 @@ fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(files)
+}
+
+/// What `bl.load` adds to its error when a relative path it was given names nothing: what
+/// the path was resolved against — the folder of the calling script (`script`: the caller is
+/// a Lua file; `folder` is that file's folder, empty for the working folder), or the working
+/// folder (a prompt line) — and, when the path leads out of the working folder, both
+/// absolute, so that `../samples/x.toml` from a script saved one folder too high shows where
+/// it was looked for. `given` and `full` pair each path as written with it resolved.
+pub(crate) fn unresolved_hint(given: &[String], full: &[PathBuf], folder: &Path, script: bool) -> String {
+    let missing = given.iter().zip(full).find(|(g, f)| Path::new(g).is_relative() && !f.exists());
+    let Some((_, path)) = missing else { return String::new() };
+    let against = match (script, folder.as_os_str().is_empty()) {
+        (true, true) => "the calling script's folder, which is the working folder".to_string(),
+        (true, false) => format!("the calling script's folder {}", folder.display()),
+        (false, _) => "the working folder".to_string(),
+    };
+    let shown = shown_path(path);
+    let absolute = |p: &Path| std::path::absolute(p).ok().map(|p| normalize(&p));
+    let mut hint = format!(" (a relative path is resolved against {against}");
+    if shown.is_absolute() || shown.starts_with("..") {
+        if let Some(base) = absolute(&folder.join(".")).filter(|_| !folder.is_absolute()) {
+            let _ = write!(hint, ", {}", base.display());
+        }
+        if let Some(file) = absolute(path) {
+            let _ = write!(hint, ": that is {}", file.display());
+        }
+    }
+    hint.push(')');
+    hint
 }
 
 /// Config paths as loaded files are named ([`shown_path`]), each once (the first time given).

@@ -4,6 +4,8 @@ local ok, message = pcall(function() bl.load("../config/err/five_mistakes.toml")
 print(ok, message)
 ok, message = pcall(function() bl.load("does_not_exist.toml") end)
 print(ok, message)
+-- A missing file says what its relative path was resolved against: the calling script's folder.
+print(pcall(load('bl.load("does_not_exist.toml")', "@elsewhere/loader.lua")))
 local t = bl.spawn("t", { blend_tree = "abc" })
 t:set("x", 0.5)
 bl.frames(1)
