@@ -654,10 +654,22 @@ impl Builder<'_> {
             || vec![DEFAULT_CHANNEL.to_string()],
             |c| c.get_ref().iter().map(|c| c.get_ref().clone()).collect(),
         );
+        // Without `channels` the graph has one, `body`: the channels its masks name, for a hint.
+        let mut masked: Vec<&str> = Vec::new();
+        if raw.channels.is_none() {
+            let names = raw.layers().iter().filter_map(|l| l.get_ref().mask.as_ref()).flat_map(|m| m.get_ref());
+            for name in names {
+                if !masked.contains(&name.get_ref().as_str()) {
+                    masked.push(name.get_ref());
+                }
+            }
+        }
+        let undeclared = raw.channels.is_none().then_some(&masked[..]);
         let mut layers = Vec::new();
         for layer in raw.layers() {
             let l = layer.get_ref();
-            let mask = l.mask.as_ref().map(|m| self.channel_indices(file, m.get_ref(), &channels, &named.name));
+            let mask =
+                l.mask.as_ref().map(|m| self.channel_indices(file, m.get_ref(), &channels, &named.name, undeclared));
             let Some(source) = self.layer_source(file, layer, &channels, &named.name) else { continue };
             layers.push(LayerDef {
                 name: l.name().to_string(),
@@ -670,24 +682,46 @@ impl Builder<'_> {
         GraphDef { name: named.name.clone(), channels, layers }
     }
 
+    /// The indices of the channels a mask names; each unknown one is an error. `undeclared`:
+    /// the graph declares no `channels` (it has one, `body`), and these are the channels its
+    /// masks name, for the hint to declare them.
     fn channel_indices(
         &mut self,
         file: usize,
         names: &[Spanned<String>],
         channels: &[String],
         graph: &str,
+        undeclared: Option<&[&str]>,
     ) -> Vec<usize> {
         names
             .iter()
             .filter_map(|name| {
                 let found = channels.iter().position(|c| c == name.get_ref());
                 if found.is_none() {
-                    let hint = suggestion(name.get_ref(), channels.iter().map(String::as_str));
-                    let message = format!(
-                        "graph `{graph}` has no channel `{}` (channels: {})",
-                        name.get_ref(),
-                        channels.join(", ")
-                    );
+                    let (message, hint) = match undeclared {
+                        Some(masked) => {
+                            let quoted: Vec<String> = masked.iter().map(|m| format!("{m:?}")).collect();
+                            let message = format!(
+                                "graph `{graph}` has no channel `{}`: a graph that declares no `channels` has one, \
+                                 `{DEFAULT_CHANNEL}`",
+                                name.get_ref()
+                            );
+                            let hint = format!(
+                                "declare the parts of the pose its masks name, and the rest, on the graph: \
+                                 `channels = [{}, …]` under [graphs.{graph}]",
+                                quoted.join(", ")
+                            );
+                            (message, Some(hint))
+                        }
+                        None => {
+                            let hint = suggestion(name.get_ref(), channels.iter().map(String::as_str));
+                            let channels = channels.join(", ");
+                            (
+                                format!("graph `{graph}` has no channel `{}` (channels: {channels})", name.get_ref()),
+                                hint,
+                            )
+                        }
+                    };
                     self.error(file, name.span(), message, hint);
                 }
                 found
