@@ -114,6 +114,38 @@ fn every_enum_has_the_values_the_loader_accepts() {
     }
 }
 
+/// README's "Config reference" stands for DESIGN.md, which a clone does not have: it names
+/// every table, every field of every table and every value of every enum, backquoted.
+#[test]
+fn the_readme_config_reference_names_every_table_field_and_value() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme.find("\n## Config reference\n").expect("README has a Config reference");
+    let section = &readme[start + 1..];
+    let section = &section[..section[1..].find("\n## ").map_or(section.len(), |end| end + 1)];
+    let schema = config_schema();
+    let mut missing = Vec::new();
+    for table in schema["properties"].as_object().unwrap().keys() {
+        if !section.contains(&format!("[{table}")) {
+            missing.push(format!("table [{table}]"));
+        }
+    }
+    for (name, definition) in schema["definitions"].as_object().unwrap() {
+        let Some(properties) = definition["properties"].as_object() else { continue };
+        for (field, property) in properties {
+            if !section.contains(&format!("`{field}")) && !section.contains(&format!("{field} =")) {
+                missing.push(format!("{name}.{field}"));
+            }
+            let values = property["enum"].as_array().or_else(|| property["anyOf"][0]["enum"].as_array());
+            for value in values.into_iter().flatten().filter_map(Value::as_str) {
+                if !section.contains(&format!("`{value}`")) {
+                    missing.push(format!("{name}.{field} = {value:?}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "README's Config reference does not name: {missing:#?}");
+}
+
 #[test]
 fn the_samples_name_the_current_schema() {
     if let Some(difference) = check_golden(Path::new("samples/blendlab.schema.json"), &config_schema_text()) {
