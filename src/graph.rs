@@ -54,12 +54,15 @@ pub struct TimelineSlot {
     /// and local times and costs nothing per frame (as engines skip finished actions);
     /// whatever hands the playback out for changes wakes it.
     awake: bool,
+    /// The scale its leaves were last written at in channel 0; NaN when the graph's numbers
+    /// started over (its leaves listed again), so that the next write writes them all.
+    written_scale: f64,
 }
 
 impl TimelineSlot {
     pub fn new(timeline: TimelineId, playback: Option<Box<Playback>>, serial: u64) -> Self {
         let awake = playback.is_some();
-        TimelineSlot { timeline, playback, serial, awake }
+        TimelineSlot { timeline, playback, serial, awake, written_scale: f64::NAN }
     }
 
     /// One logic frame of an awake slot (`dt` seconds; 0 only evaluates); it falls asleep
@@ -86,22 +89,31 @@ impl TimelineSlot {
         }
     }
 
-    /// [`Source::write`] of a timeline: the leaves of its active clips and its live leaves
-    /// (those of clips that just left, now 0) — its other leaves are inactive clips with share
-    /// 0, so a frame costs what its active clips cost however long the timeline is; its
-    /// coverage and output weight are the playback's. Every active leaf is written, changed
-    /// or not: its `scale` changes with the layers above it, and the graph's numbers start
-    /// over at 0 when its leaves are listed again. `None` once it is asleep: its shares,
-    /// coverage and output are 0 and stay so.
+    /// [`Source::write`] of a timeline: its live leaves (those whose share changed; its other
+    /// leaves are inactive clips with share 0, so a frame costs what its active clips cost
+    /// however long the timeline is), and every leaf of its active clips when their `scale`
+    /// is not the one they were written at — it changes with the layers above, and the graph's
+    /// numbers start over when its leaves are listed again (`written_scale` is kept for
+    /// channel 0; other channels are always written whole). Its coverage and output weight
+    /// are the playback's. `None` once it is asleep: its shares, coverage and output are 0 and
+    /// stay so.
     #[inline(always)]
-    fn write(&self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
+    fn write(&mut self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
         if !self.awake {
             return None;
         }
         let Some(p) = &self.playback else { return Some((0.0, 0.0)) };
         let shares = p.shares(channel);
-        for leaf in p.live_leaves().iter().map(|&l| l as usize).chain(p.active_leaves()) {
-            column[leaf] = scale * shares[leaf];
+        for &leaf in p.live_leaves() {
+            column[leaf as usize] = scale * shares[leaf as usize];
+        }
+        if channel != 0 || scale != self.written_scale {
+            for leaf in p.active_leaves() {
+                column[leaf] = scale * shares[leaf];
+            }
+            if channel == 0 {
+                self.written_scale = scale;
+            }
         }
         Some((p.coverage(channel), p.output_weight(channel)))
     }
@@ -423,7 +435,7 @@ impl Source {
     /// except for a timeline, whose output is its root mixer's value); `None` for a timeline
     /// slot that is asleep ([`TimelineSlot::awake`]).
     #[inline(always)]
-    fn write(&self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
+    fn write(&mut self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
         match self {
             Source::BlendTree(tree) => Some(write_tree(tree, column, scale)),
             Source::Clip(_) => Some(write_clip(column, scale)),
@@ -663,6 +675,10 @@ impl Graph {
     fn relist_leaves(&mut self) {
         let mut leaves: Vec<GraphLeaf> = Vec::new();
         for (layer_index, layer) in self.layers.iter_mut().enumerate() {
+            if let Source::Timeline(slot) = &mut layer.source {
+                // The numbers start over at 0: its next write writes every active leaf.
+                slot.written_scale = f64::NAN;
+            }
             let first = leaves.len();
             for (index, name) in layer.source.leaf_names().into_iter().enumerate() {
                 leaves.push(GraphLeaf { name, layer: layer_index, index });
@@ -937,7 +953,8 @@ impl Graph {
             old.stop(snapshot, PlaybackState::Interrupted, events);
             (slot.serial, old.state())
         });
-        (slot.timeline, slot.serial, slot.awake) = (timeline, serial, true);
+        // Its leaves' numbers start over (below, or listed again): every active leaf is written.
+        (slot.timeline, slot.serial, slot.awake, slot.written_scale) = (timeline, serial, true, f64::NAN);
         match &mut slot.playback {
             Some(same) if same.timeline == timeline => {
                 same.restart(snapshot, now, start, serial);
@@ -1237,10 +1254,10 @@ layers = [
             }
             assert_eq!(bits(&lean.numbers), bits(&general.numbers), "frame {frame}");
             assert_eq!(bits(&two_passes.numbers), bits(&general.numbers), "frame {frame}");
-            let base = &lean.layers[0].source;
-            let Source::BlendTree(tree) = base else { panic!("the base layer is a tree") };
-            let written = base.write(0, &mut vec![0.0; tree.leaves().len()], 1.0).expect("a tree");
-            assert_eq!(bits(&[written.0, written.1]), bits(&[tree.coverage(); 2]), "frame {frame}");
+            let Source::BlendTree(tree) = &lean.layers[0].source else { panic!("the base layer is a tree") };
+            let (leaves, coverage) = (tree.leaves().len(), tree.coverage());
+            let written = lean.layers[0].source.write(0, &mut vec![0.0; leaves], 1.0).expect("a tree");
+            assert_eq!(bits(&[written.0, written.1]), bits(&[coverage; 2]), "frame {frame}");
         }
         assert!(!lean_events.is_empty());
         assert_eq!(lean_events, general_events);
