@@ -441,13 +441,19 @@ impl Session {
         }
     }
 
+    /// The index of layer `name` of `actor`, or the error naming the layers it has.
+    fn layer_index(&self, actor: ActorId, name: &str) -> Result<usize, SessionError> {
+        let a = &self.actors[actor];
+        a.graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
+            actor: a.name().into(),
+            name: name.into(),
+            hint: suggestion(name, a.graph.layers().iter().map(|l| l.name())),
+        })
+    }
+
     fn transition_layer_index(&self, actor: ActorId, layer: &str) -> Result<usize, SessionError> {
         let a = &self.actors[actor];
-        let index = a.graph.layer_index(layer).ok_or_else(|| SessionError::UnknownLayer {
-            actor: a.name().into(),
-            name: layer.into(),
-            hint: suggestion(layer, a.graph.layers().iter().map(|l| l.name())),
-        })?;
+        let index = self.layer_index(actor, layer)?;
         match a.graph.layers()[index].source {
             Source::Transitions(_) => Ok(index),
             _ => Err(SessionError::NotATransitionLayer { actor: a.name().into(), layer: layer.into() }),
@@ -584,11 +590,7 @@ impl Session {
         }
         let a = &self.actors[actor];
         let index = match layer {
-            Some(name) => a.graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
-                actor: a.name().into(),
-                name: name.into(),
-                hint: suggestion(name, a.graph.layers().iter().map(|l| l.name())),
-            })?,
+            Some(name) => self.layer_index(actor, name)?,
             None => match a.graph.default_timeline_layer() {
                 Some(index) => index,
                 None => {
@@ -617,11 +619,7 @@ impl Session {
                 };
                 match layer {
                     Some(name) => {
-                        let index = a.graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
-                            actor: a.name().into(),
-                            name: name.clone(),
-                            hint: suggestion(name, a.graph.layers().iter().map(|l| l.name())),
-                        })?;
+                        let index = self.layer_index(actor, name)?;
                         match a.graph.layers()[index].source {
                             Source::Timeline(_) => self.check_masks(actor, id),
                             _ => Err(SessionError::NotATimelineLayer { actor: a.name().into(), layer: name.clone() }),
@@ -710,11 +708,7 @@ impl Session {
     ) -> Result<Option<PlaybackHandle>, SessionError> {
         let graph = &self.actors[actor].graph;
         let index = match layer {
-            Some(name) => Some(graph.layer_index(name).ok_or_else(|| SessionError::UnknownLayer {
-                actor: self.actors[actor].name().into(),
-                name: name.into(),
-                hint: suggestion(name, graph.layers().iter().map(|l| l.name())),
-            })?),
+            Some(name) => Some(self.layer_index(actor, name)?),
             None => graph.default_timeline_layer(),
         };
         Ok(index.and_then(|i| match &graph.layers()[i].source {

@@ -745,11 +745,18 @@ fn listener_handle(lua: &Lua, state: &Shared, id: u64, kind: &str) -> mlua::Resu
         Ok(host.listeners.len() < before)
     })?;
     let shown = format!("bl.on listener #{id} for {kind} (:off() removes it)");
+    let handle = handle(lua, ("off", off), shown, id)?;
+    handle.set("kind", kind)?;
+    Ok(handle)
+}
+
+/// A handle table for Lua (`bl.on`'s, `bl.inputs`'): field `id`, one method, and `shown` as
+/// what it prints as. The caller adds its other fields.
+pub(crate) fn handle(lua: &Lua, (name, method): (&str, Function), shown: String, id: u64) -> mlua::Result<Table> {
     let meta = lua.create_table()?;
-    meta.set("__index", lua.create_table_from([("off", off)])?)?;
+    meta.set("__index", lua.create_table_from([(name, method)])?)?;
     meta.set("__tostring", lua.create_function(move |_, _: Value| Ok(shown.clone()))?)?;
     let handle = lua.create_table_from([("id", Value::Integer(id as i64))])?;
-    handle.set("kind", kind)?;
     handle.set_metatable(Some(meta))?;
     Ok(handle)
 }

@@ -192,13 +192,9 @@ fn inputs_handle(lua: &Lua, state: &Shared, id: u64, name: &str, actor: &str) ->
         Ok(host.inputs.len() < before)
     })?;
     let shown = format!("bl.inputs `{name}` #{id} on actor `{actor}` (:stop() ends it)");
-    let meta = lua.create_table()?;
-    meta.set("__index", lua.create_table_from([("stop", stop)])?)?;
-    meta.set("__tostring", lua.create_function(move |_, _: Value| Ok(shown.clone()))?)?;
-    let handle = lua.create_table_from([("id", Value::Integer(id as i64))])?;
+    let handle = super::api::handle(lua, ("stop", stop), shown, id)?;
     handle.set("name", name)?;
     handle.set("actor", actor)?;
-    handle.set_metatable(Some(meta))?;
     Ok(handle)
 }
 
