@@ -47,7 +47,8 @@ impl ClipRuntime {
 pub struct TimelineSlot {
     pub timeline: TimelineId,
     pub playback: Option<Box<Playback>>,
-    /// Identifies the playback for handles (unique within a session).
+    /// Identifies the playback for handles (unique within its actor; 0 while the slot has
+    /// never had a playback).
     pub serial: u64,
     /// Whether the playback may still change: it plays, or it stopped and its last weights
     /// are not composed yet. A slot that is not awake keeps showing its last weights (0)
@@ -737,13 +738,14 @@ impl Graph {
                 let source = match &l.source {
                     &LayerSource::BlendTree(tree) => Source::BlendTree(TreeRuntime::new(snapshot, tree)),
                     &LayerSource::Clip(clip) => Source::Clip(ClipRuntime::new(snapshot, clip)),
-                    &LayerSource::Timeline { timeline, autoplay } => {
+                    &LayerSource::Timeline { timeline, autoplay: false } => {
+                        Source::Timeline(TimelineSlot::new(timeline, None, 0))
+                    }
+                    &LayerSource::Timeline { timeline, autoplay: true } => {
                         *next_serial += 1;
-                        let playback = autoplay.then(|| {
-                            let playback = Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO);
-                            Box::new(playback.with_serial(snapshot, *next_serial))
-                        });
-                        Source::Timeline(TimelineSlot::new(timeline, playback, *next_serial))
+                        let playback = Playback::new(snapshot, timeline, &def.channels, now, Ticks::ZERO);
+                        let playback = Box::new(playback.with_serial(snapshot, *next_serial));
+                        Source::Timeline(TimelineSlot::new(timeline, Some(playback), *next_serial))
                     }
                     LayerSource::Transitions { initial, completion_delay } => Source::Transitions(Box::new(
                         TransitionSet::new(&l.name, initial, state_source(snapshot, initial), *completion_delay),

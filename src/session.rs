@@ -43,7 +43,7 @@ impl ActorSpec {
     }
 }
 
-/// Names one playback: the actor it plays on and its serial number.
+/// Names one playback: the actor it plays on and its serial number there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PlaybackHandle {
     pub actor: ActorId,
@@ -88,6 +88,13 @@ struct ActorAbout {
     last_commands: Vec<RoutedCommand>,
     /// Why the actor rests in the default pose, while it does.
     resting: Option<Resting>,
+    /// The last playback serial handed out on this actor: its playbacks are numbered 1, 2,
+    /// 3… (`demo_attack#2` in task sources), whatever the other actors play, so that a
+    /// script's output for one actor does not change when another actor is added before it.
+    serial: u64,
+    /// Final states of its playbacks that left their layer (replaced by a new `play`, or
+    /// taken away by a reload).
+    ended: EndedPlaybacks,
 }
 
 /// An actor whose asset a reload removed: it rests on an empty graph, in the default pose,
@@ -223,13 +230,8 @@ pub struct Session {
     /// In scheduling order.
     schedule: Vec<Scheduled>,
     log: EventLog,
-    /// The last playback serial handed out.
-    serial: u64,
     /// Whether `clip_tick` events are recorded.
     trace_ticks: bool,
-    /// Final states of playbacks that left their layer (replaced by a new `play`, or taken
-    /// away by a reload).
-    ended: EndedPlaybacks,
     /// What a `play`, or an actor's graph in a frame, writes its events into before they are
     /// logged; kept between calls, empty, so that neither allocates a list.
     scratch_events: Vec<EventKind>,
@@ -257,9 +259,7 @@ impl Session {
             actor_ids: Default::default(),
             schedule: Vec::new(),
             log: EventLog::default(),
-            serial: 0,
             trace_ticks: false,
-            ended: EndedPlaybacks::default(),
             scratch_events: Vec::new(),
             frame_events: Vec::new(),
         }
@@ -491,7 +491,10 @@ impl Session {
                 .collect();
             let now = self.clock.now();
             // Parameters always move onto the new snapshot's ids, so they stay in step with it.
-            match build_graph(&self.snapshot, actor.spec(), now, &mut self.serial) {
+            let mut serial = actor.about.serial;
+            let rebuilt = build_graph(&self.snapshot, actor.spec(), now, &mut serial);
+            self.actors[id].about.serial = serial;
+            match rebuilt {
                 Ok(mut graph) => {
                     let actor = &mut self.actors[id];
                     let mut events = Vec::new();
@@ -502,7 +505,7 @@ impl Session {
                     actor.about.resting = None;
                     actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
                     for (serial, state) in ended {
-                        self.ended.record(serial, state);
+                        actor.about.ended.record(serial, state);
                     }
                     // Tasks the reload interrupted release what they held (REFERENCE §7).
                     self.log_and_route(id, &mut events);
@@ -526,7 +529,7 @@ impl Session {
                     let mut previous = std::mem::replace(&mut actor.graph, resting);
                     let mut events = Vec::new();
                     for (serial, state) in previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events) {
-                        self.ended.record(serial, state);
+                        actor.about.ended.record(serial, state);
                     }
                     let message = format!("{error}; the actor rests in the default pose until it is back");
                     events.push(EventKind::Warning { message });
@@ -551,12 +554,21 @@ impl Session {
             return Err(SessionError::DuplicateActor(name.into()));
         }
         let now = self.clock.now();
-        let graph = build_graph(&self.snapshot, &spec, now, &mut self.serial)?;
+        let mut serial = 0;
+        let graph = build_graph(&self.snapshot, &spec, now, &mut serial)?;
         let params = self.snapshot.parameters.iter().map(ParamState::at_default).collect();
         let name: crate::event::Name = name.into();
         let logged_as = self.log.add_actor(name.clone());
         debug_assert_eq!(logged_as, self.actors.len(), "the log names actors by their ids");
-        let about = ActorAbout { name, spec, entity: Entity::default(), last_commands: Vec::new(), resting: None };
+        let about = ActorAbout {
+            name,
+            spec,
+            entity: Entity::default(),
+            last_commands: Vec::new(),
+            resting: None,
+            serial,
+            ended: EndedPlaybacks::default(),
+        };
         let mut actor = Actor { params, graph, about: Box::new(about) };
         let mut events = Vec::new();
         actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
@@ -669,9 +681,9 @@ impl Session {
         self.check_masks(actor, timeline)?;
         self.actors[actor].graph.prefetch_for_play();
         let now = self.clock.now();
-        self.serial += 1;
-        let serial = self.serial;
         let a = &mut self.actors[actor];
+        a.about.serial += 1;
+        let serial = a.about.serial;
         let mut events = std::mem::take(&mut self.scratch_events);
         let replaced =
             a.graph.play(&self.snapshot, layer, timeline, now, start, serial, &mut events).ok_or_else(|| {
@@ -679,7 +691,7 @@ impl Session {
             })?;
         a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
         if let Some((old, state)) = replaced {
-            self.ended.record(old, state);
+            a.about.ended.record(old, state);
         }
         self.log_and_route(actor, &mut events);
         self.scratch_events = events;
@@ -723,7 +735,7 @@ impl Session {
     pub fn playback_state(&self, handle: PlaybackHandle) -> Result<PlaybackState, SessionError> {
         match self.actors[handle.actor].graph.playback(handle.serial) {
             Some(playback) => Ok(playback.state()),
-            None => self.ended.state(handle.serial).ok_or(SessionError::PlaybackGone),
+            None => self.actors[handle.actor].about.ended.state(handle.serial).ok_or(SessionError::PlaybackGone),
         }
     }
 
@@ -741,7 +753,7 @@ impl Session {
         let a = &mut self.actors[handle.actor];
         match a.graph.playback_mut(handle.serial) {
             Some(playback) => playback.stop(&self.snapshot, PlaybackState::Interrupted, &mut events),
-            None if self.ended.state(handle.serial).is_some() => return Ok(()),
+            None if a.about.ended.state(handle.serial).is_some() => return Ok(()),
             None => return Err(SessionError::PlaybackGone),
         }
         let now = self.clock.now();
@@ -943,8 +955,8 @@ fn prefetch_ahead(actors: &[Actor], id: ActorId) {
     }
 }
 
-/// How each playback that left its layer ended, by serial. Serials are handed out 1, 2, 3…,
-/// so one byte per serial, found by indexing (a `BTreeMap` spent ~120 instructions of each
+/// How each playback of an actor that left its layer ended, by serial. An actor's serials are
+/// handed out 1, 2, 3…, so one byte per serial, found by indexing (a `BTreeMap` spent ~120 instructions of each
 /// `play` on the crowd finding where to insert, more as it grew).
 #[derive(Clone, Debug, Default)]
 struct EndedPlaybacks(Vec<Option<PlaybackState>>);

@@ -112,6 +112,36 @@ fn a_replay_equals_a_fresh_playback() {
     }
 }
 
+/// Each actor numbers its own playbacks 1, 2, 3…: what an actor's task sources and handles
+/// say does not depend on what other actors played before it.
+#[test]
+fn an_actor_numbers_its_own_playbacks() {
+    let mut s = session();
+    let busy = s.spawn("busy", ActorSpec::Graph("body".into())).unwrap();
+    let quiet = s.spawn("quiet", ActorSpec::Graph("body".into())).unwrap();
+    for _ in 0..3 {
+        s.play(busy, "scene", Some("action"), Ticks::ZERO).unwrap();
+    }
+    let handle = s.play(quiet, "scene", Some("action"), Ticks::ZERO).unwrap();
+    assert_eq!(handle.serial, 1);
+    frames(&mut s, 5);
+    let sources = |actor: &str| -> Vec<String> {
+        let events = s.events();
+        events
+            .iter()
+            .filter(|e| events.actor_name(e) == Some(actor))
+            .map(|e| format!("{:?}", e.kind))
+            .filter(|kind| kind.contains("/spark"))
+            .collect()
+    };
+    let (busy_sources, quiet_sources) = (sources("busy"), sources("quiet"));
+    assert!(
+        !quiet_sources.is_empty() && quiet_sources.iter().all(|k| k.contains("scene#1/spark")),
+        "{quiet_sources:?}"
+    );
+    assert!(!busy_sources.is_empty() && busy_sources.iter().all(|k| k.contains("scene#3/spark")), "{busy_sources:?}");
+}
+
 #[test]
 fn leaf_times_can_be_placed() {
     let mut s = session();
