@@ -81,7 +81,7 @@ function Actor:get(parameter) end
 ---@return bl.Weights
 function Actor:weights(channel) end
 ---What each leaf of an additive layer adds on top: `layer weight × its share` (the table's
----`+layer` column).
+---`+layer` column), times what the override layers above it leave.
 ---@param channel? string default: the first channel
 ---@return table<string, number>
 function Actor:additive_weights(channel) end

@@ -5,8 +5,9 @@
 //! Effective weights, per channel, top layer first with `remaining = 1`:
 //! an override layer `k` covering the channel with `w_k = weight × coverage(source)` gives
 //! each of its leaves `remaining × weight × share(leaf)` and leaves `remaining × (1 − w_k)`
-//! below it; an additive layer gives `weight × share(leaf)` in the additive column and takes
-//! nothing; what remains after layer 0 is the default pose (`<default>`). A source's shares
+//! below it; an additive layer gives `remaining × weight × share(leaf)` in the additive column
+//! and takes nothing (an override above it covers what it adds as it covers the layers below,
+//! as in Unity's layer mixer: `lerp(below + w_a·additive, override, w_o)`); what remains after layer 0 is the default pose (`<default>`). A source's shares
 //! already include its own composition (a timeline's layer mixer, a tree's nesting), and its
 //! coverage is their sum.
 
@@ -1133,10 +1134,7 @@ fn compose_channel(layers: &mut [Layer], channel: usize, mut composition: Compos
                 Composition::OverridesInOnePass(step, params, events) => {
                     layer.update_and_write(step, params, events, column, remaining)
                 }
-                _ => {
-                    let scale = if is_additive { layer.weight } else { remaining * layer.weight };
-                    layer.source.write(channel, &mut column[layer.leaves.range()], scale)
-                }
+                _ => layer.source.write(channel, &mut column[layer.leaves.range()], remaining * layer.weight),
             };
             if let Some((coverage, output)) = written
                 && !is_additive

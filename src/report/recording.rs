@@ -15,7 +15,7 @@ pub enum Column {
     /// A parameter's smoothed value.
     Parameter(String),
     /// A leaf's effective weight in a channel — for a leaf of an additive layer, what it adds
-    /// (`weight × share`, REFERENCE §6).
+    /// (`weight × share` times what the overrides above it leave, REFERENCE §6).
     Weight { leaf: String, channel: String, additive: bool },
     /// A leaf's local time in seconds.
     Time { leaf: String },
