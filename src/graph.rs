@@ -203,14 +203,12 @@ impl TransitionSet {
         token
     }
 
-    /// Delivers a completion by hand: the fade with that token (if any) stops reporting, and
+    /// Delivers a completion by hand. Only the arbiter hears of it: the fade with that token
+    /// still reports its own completion when it is due, which the arbiter then rejects and
+    /// counts as a duplicate (or stale) — a late callback still arrives (seed 002) — and
     /// while it is the newest it keeps setting the weights (a completion commits a state, it
     /// does not move the fade).
     pub fn complete(&mut self, token: &Token) -> Completion {
-        for fade in self.fades.iter_mut().filter(|f| f.token == *token) {
-            fade.delivered = true;
-        }
-        self.forget_delivered();
         self.arbiter.complete(token)
     }
 
@@ -258,7 +256,10 @@ impl TransitionSet {
                 fade.countdown = Some(self.completion_delay);
             }
             match fade.countdown {
-                Some(0) => due.push(fade.token.clone()),
+                Some(0) => {
+                    fade.delivered = true;
+                    due.push(fade.token.clone());
+                }
                 Some(n) => fade.countdown = Some(n - 1),
                 None => {}
             }
@@ -270,8 +271,9 @@ impl TransitionSet {
                 state.weight = state.base * (1.0 - alpha) + target;
             }
         }
+        self.forget_delivered();
         for token in due {
-            let outcome = self.complete(&token);
+            let outcome = self.arbiter.complete(&token);
             events.push(completion_event(&self.layer, &token, outcome, self.arbiter.rejected()));
         }
     }

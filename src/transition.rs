@@ -79,7 +79,7 @@ impl Arbiter {
 
 /// A fade in flight: the newest one sets the weights until the next begins, whether or not its
 /// completion was delivered; every one reports completion once its α has reached 1 and `delay`
-/// more frames have passed, unless it was completed by hand first.
+/// more frames have passed, whether or not its token was completed by hand before.
 #[derive(Clone, Debug)]
 pub struct Fade {
     pub token: Token,
@@ -92,7 +92,7 @@ pub struct Fade {
     pub elapsed: Ticks,
     /// Frames left before the completion callback once α = 1; `None` while fading.
     pub countdown: Option<u64>,
-    /// Its completion was delivered (by its callback or by hand): it reports nothing more.
+    /// Its completion callback was delivered: it reports nothing more.
     pub delivered: bool,
 }
 

@@ -20,6 +20,8 @@ print("  complete(hit) again: " .. body:complete("base", hit))
 local arbiter = body:arbiter("base")
 print(string.format("  state %s, pending %s, rejected %d", arbiter.state, tostring(arbiter.pending), arbiter.rejected))
 bl.expect(hit.from == "idle", "Hit comes from Idle: Run never committed")
+-- Both fades still report their own completion at α 1 (listed below): Run's is stale, Hit's a
+-- duplicate of the one delivered by hand; each is counted.
 
 print("-- fades report their own completion; a superseded fade's completion is stale")
 local mark = bl.frame() + 1
@@ -59,6 +61,12 @@ bl.frames(2)
 print("  run at α 0.5: " .. base_weights() .. "; complete(run) by hand: " .. pose:complete("base", early))
 bl.frames(2)
 print("  0.2 s later:   " .. base_weights() .. " (the fade went on to its end)")
+-- Its own completion still arrives at α 1, a late callback (seed 002): a duplicate, counted.
+for _, e in ipairs(bl.events({ kind = "duplicate_completion_rejected", actor = "pose" })) do
+  print(string.format("  frame %d: the fade's own completion of gen %d: %s, rejected %d", e.frame, e.generation, e.kind,
+    e.rejected))
+end
+bl.expect(pose:arbiter("base").rejected == 1, "the fade's late completion is counted")
 pose:transition("base", "idle", 0.4)
 bl.frames(1)
 pose:transition("base", "hit", 0.2)
