@@ -271,7 +271,8 @@ function bl.no_duplicate_events(filter) end
 ---@param options? { every: integer? }
 ---@return bl.Recording
 function bl.record(actor, options) end
----Writes the event log (optionally filtered) as JSON Lines; returns the path written.
+---Writes the event log (optionally filtered) as JSON Lines (a reload's `files` as an array
+---of strings); returns the path written.
 ---@param path string
 ---@param filter? bl.EventFilter
 ---@return string

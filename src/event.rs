@@ -46,6 +46,17 @@ pub enum FieldValue {
     /// A number as a config gave it (a task's `fade`): printed as written, `0.1`, and a
     /// number to Lua and JSON, not the text a command once carried it as.
     Given(f64),
+    /// Several texts (a reload's files): an array of strings in JSON; one text elsewhere
+    /// ([`FieldValue::joined`]).
+    List(Vec<String>),
+}
+
+impl FieldValue {
+    /// A list as an event line, Lua and `bl.expect_event` read it: its items joined by commas
+    /// (`a.toml,b.toml`).
+    pub fn joined(items: &[String]) -> String {
+        items.join(",")
+    }
 }
 
 /// What happened. The snake_case names returned by [`EventKind::name`] are a public contract.
@@ -305,7 +316,7 @@ impl EventKind {
                 ("policy", text(policy.name())),
             ],
             EventKind::ReloadApplied { generation, files } => {
-                vec![("generation", Int(*generation as i64)), ("files", Text(files.join(",")))]
+                vec![("generation", Int(*generation as i64)), ("files", List(files.clone()))]
             }
             EventKind::ReloadFailed { generation, errors } => {
                 vec![("generation", Int(*generation as i64)), ("errors", Int(*errors as i64))]

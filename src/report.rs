@@ -225,6 +225,7 @@ pub fn event_line(event: &Event, actor: Option<&str>, style: Style) -> String {
             FieldValue::Int(n) => write!(line, " {key}={n}"),
             FieldValue::Number(x) => write!(line, " {key}={}", fixed(x)),
             FieldValue::Given(x) => write!(line, " {key}={x}"),
+            FieldValue::List(items) => write!(line, " {key}={}", FieldValue::joined(&items)),
         }
         .expect("writing to a String cannot fail");
     }

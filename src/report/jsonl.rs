@@ -1,6 +1,6 @@
 //! `bl.events_jsonl(path)`: the event log as JSON Lines — one object per event with `frame`,
-//! `time` (seconds), `actor` (or null), `kind` and the kind's fields — for tools that read
-//! the log without knowing Lua.
+//! `time` (seconds), `actor` (or null), `kind` and the kind's fields (a list, a reload's
+//! `files`, as an array of strings) — for tools that read the log without knowing Lua.
 
 use std::fmt::Write as _;
 
@@ -46,6 +46,9 @@ pub fn event_json(event: &Event, actor: Option<&str>) -> String {
             FieldValue::Text(text) => json_string(&text),
             FieldValue::Int(n) => n.to_string(),
             FieldValue::Number(x) | FieldValue::Given(x) => json_number(x),
+            FieldValue::List(items) => {
+                format!("[{}]", items.iter().map(|item| json_string(item)).collect::<Vec<_>>().join(","))
+            }
         };
         let _ = write!(line, ",{}:{value}", json_string(key));
     }
@@ -79,6 +82,11 @@ mod tests {
             event_json(&command, None).ends_with(r#""type":"PlayAnimation","source":"s","fade":0.1}"#),
             "a number, not text"
         );
+        // A file whose name holds a comma stays one item: no reader has to split a string.
+        let files = vec!["a,b.toml".to_string(), "c.toml".to_string()];
+        let reload = Event::new(0, Ticks(0), None, EventKind::ReloadApplied { generation: 2, files });
+        let parsed: serde_json::Value = serde_json::from_str(&event_json(&reload, None)).unwrap();
+        assert_eq!(parsed["files"], serde_json::json!(["a,b.toml", "c.toml"]), "an array of strings");
         assert_eq!(json_string("\u{1}"), "\"\\u0001\"");
         assert_eq!(json_number(f64::NAN), "null");
     }

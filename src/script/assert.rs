@@ -225,6 +225,7 @@ fn number(value: &Value) -> Option<f64> {
 fn field_equals(field: &FieldValue, wanted: &Value) -> bool {
     match (field, wanted) {
         (FieldValue::Text(text), Value::String(s)) => s.to_str().is_ok_and(|s| *s == **text),
+        (FieldValue::List(items), Value::String(s)) => s.to_str().is_ok_and(|s| *s == FieldValue::joined(items)),
         (FieldValue::Int(n), other) => number(other) == Some(*n as f64),
         (FieldValue::Number(x) | FieldValue::Given(x), other) => number(other).is_some_and(|y| (x - y).abs() <= 1e-9),
         _ => false,

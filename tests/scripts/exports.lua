@@ -39,6 +39,12 @@ for name in svg:gmatch('<text x="[%d.]+" y="[%d.]+" fill="#222222">([^<]+)</text
 print("-- bl.events_jsonl")
 bl.events_jsonl(path, { actor = "hero" })
 io.write(read(path))
+-- A reload's files are a JSON array, one string per file; in Lua, as in event lines, they
+-- are one string, joined by commas.
+bl.events_jsonl(path, { kind = "reload_applied" })
+io.write(read(path))
+local files = bl.events({ kind = "reload_applied" })[1].files
+print(type(files), files, bl.expect_event({ kind = "reload_applied", files = files }) ~= nil)
 
 print("-- actor:dot")
 hero:dot(path)
