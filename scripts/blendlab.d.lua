@@ -137,12 +137,13 @@ function Actor:dot(path) end
 
 ---@class bl.Recording
 local Recording = {}
----Writes `time_s,frame,param:…,weight:…,additive:…,time:…` rows (six decimals; `@channel`
----after a name when the actor has several channels); returns the path.
+---Writes `time_s,frame,param:…,weight:…,additive:…,weight:<default>,time:…` rows (six
+---decimals; `@channel` after a name when the actor has several channels); returns the path.
 ---@param path string
 ---@return string
 function Recording:csv(path) end
----Writes a line chart of the weights over time (title, axes with units, legend).
+---Writes a line chart of the weights over time (title, axes with units, legend), with
+---`<default>` where the default pose has a share at some sample.
 ---@param path string
 ---@return string
 function Recording:svg(path) end

@@ -24,6 +24,11 @@ use crate::transition::{Arbiter, Completion, Fade, Token};
 /// The channel of a graph that does not name any.
 pub const DEFAULT_CHANNEL: &str = "body";
 
+/// A default pose's share at or below this is none (what rounding leaves of shares that sum
+/// to 1): weight tables, `actor:weights()`, sweeps, reload reports, DOT graphs and charts show
+/// no `<default>` for it.
+pub const DEFAULT_EPSILON: f64 = 1e-12;
+
 /// A single clip playing on its own: loops wrap at the length, one-shots hold at the end.
 #[derive(Clone, Debug)]
 pub struct ClipRuntime {

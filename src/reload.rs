@@ -4,6 +4,7 @@
 //! [`Session::apply_snapshot`](crate::session::Session::apply_snapshot) and hands both to
 //! [`diff`]; nothing here changes the session.
 
+use crate::graph::DEFAULT_EPSILON;
 use crate::session::Session;
 
 /// A leaf as a reload report shows it.
@@ -124,8 +125,6 @@ impl ActorChange {
     }
 }
 
-/// Share of the default pose under which a report leaves out the `<default>` row.
-const DEFAULT_EPSILON: f64 = 1e-12;
 /// A weight moved by less than this is unchanged: far below the six decimals reports print.
 const WEIGHT_EPSILON: f64 = 1e-9;
 

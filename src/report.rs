@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use owo_colors::OwoColorize;
 
 use crate::event::{Event, FieldValue};
-use crate::graph::{Source, TimelineSlot, TransitionSet};
+use crate::graph::{DEFAULT_EPSILON, Source, TimelineSlot, TransitionSet};
 use crate::reload::ActorChange;
 use crate::session::{ActorId, Resting, Session};
 use crate::timeline::playback::Playback;
@@ -197,7 +197,7 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
         let bar = style.paint(&bar(most), |t| t.cyan().to_string());
         let _ = writeln!(out, "{}", format!("{row}  {bar}").trim_end());
     }
-    if (0..channels.len()).any(|c| graph.default_share(c) > 1e-12) {
+    if (0..channels.len()).any(|c| graph.default_share(c) > DEFAULT_EPSILON) {
         let mut row = format!("  {}", pad("<default>"));
         for c in 0..channels.len() {
             let _ = write!(row, "{:>10} ", fixed(graph.default_share(c)));

@@ -1,13 +1,15 @@
 //! `recording:svg(path)`: a line chart of a recording's effective weights over time, one
-//! series per leaf (and channel), written as SVG by hand: a title, axes with units and tick
-//! labels, light grid lines and a legend. Deterministic text: fixed decimals, no ids drawn
-//! from memory or time.
+//! series per leaf (and channel), then `<default>` (per channel) where the default pose has a
+//! share at some sample — a graph that always covers the whole pose gets no flat line at 0 —
+//! written as SVG by hand: a title, axes with units and tick labels, light grid lines and a
+//! legend. Deterministic text: fixed decimals, no ids drawn from memory or time.
 
 use std::fmt::Write as _;
 
 use unicode_width::UnicodeWidthChar;
 
 use super::recording::Recording;
+use crate::graph::DEFAULT_EPSILON;
 
 const LEFT: f64 = 80.0;
 const TOP: f64 = 64.0;
@@ -221,8 +223,13 @@ impl Legend {
 
 /// The SVG text of the chart.
 pub fn weight_chart(recording: &Recording) -> String {
-    // (column, legend name, additive): additive leaves are dashed and marked `+`.
-    let series = recording.weight_series();
+    // (column, legend name, additive): additive leaves are dashed and marked `+`; `<default>`
+    // comes last, where it has a share.
+    let mut series = recording.weight_series();
+    let shared = |column: usize| {
+        recording.rows.iter().any(|r| r.values.get(column).copied().flatten().is_some_and(|d| d > DEFAULT_EPSILON))
+    };
+    series.extend(recording.default_series().into_iter().filter(|&(i, _)| shared(i)).map(|(i, name)| (i, name, false)));
     let (t0, t1) = match (recording.rows.first(), recording.rows.last()) {
         (Some(first), Some(last)) if last.time > first.time => (first.time, last.time),
         (Some(first), _) => (first.time, first.time + 1.0),

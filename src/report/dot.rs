@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{fixed, source_summary};
+use crate::graph::DEFAULT_EPSILON;
 use crate::session::{ActorId, Session};
 
 /// A DOT string literal.
@@ -79,7 +80,7 @@ pub fn graph_dot(session: &Session, id: ActorId) -> String {
         }
     }
     let defaults: Vec<f64> = (0..channels.len()).map(|c| graph.default_share(c)).collect();
-    if defaults.iter().any(|&d| d > 1e-12) {
+    if defaults.iter().any(|&d| d > DEFAULT_EPSILON) {
         out.push_str("  default [shape=plaintext, label=\"<default>\"];\n");
         let _ = writeln!(
             out,

@@ -1,7 +1,8 @@
 //! A recording of one actor over time (`bl.record`): every `every`-th logic frame, its
 //! parameters (smoothed values, what the trees blend with), each leaf's effective weight per
-//! channel and each leaf's local time — and the CSV of it. Leaves that appear later (a
-//! timeline played on a new layer) get columns from then on; earlier rows leave them empty.
+//! channel, the default pose's share per channel (`<default>`, what the leaves leave of the
+//! pose) and each leaf's local time — and the CSV of it. Leaves that appear later (a timeline
+//! played on a new layer) get columns from then on; earlier rows leave them empty.
 //! The REPL's `:plot` history is a recording too, one that keeps only its latest samples.
 
 use std::fmt::Write as _;
@@ -17,20 +18,27 @@ pub enum Column {
     /// A leaf's effective weight in a channel — for a leaf of an additive layer, what it adds
     /// (`weight × share` times what the overrides above it leave, REFERENCE §6).
     Weight { leaf: String, channel: String, additive: bool },
+    /// The default pose's share of a channel: `1 − Σ` the leaves' weights (REFERENCE §6),
+    /// the `<default>` row of weight tables. Every sample has it, whatever it is.
+    Default { channel: String },
     /// A leaf's local time in seconds.
     Time { leaf: String },
 }
 
 impl Column {
     /// `param:speed`, `weight:idle` (`weight:idle@upper` when the actor has several
-    /// channels; `additive:` for additive leaves), `time:idle`.
+    /// channels; `additive:` for additive leaves), `weight:<default>` (`@upper` likewise),
+    /// `time:idle`.
     pub fn header(&self, several_channels: bool) -> String {
+        let in_channel =
+            |name: String, channel: &str| if several_channels { format!("{name}@{channel}") } else { name };
         match self {
             Column::Parameter(name) => format!("param:{name}"),
             Column::Weight { leaf, channel, additive } => {
                 let kind = if *additive { "additive" } else { "weight" };
-                if several_channels { format!("{kind}:{leaf}@{channel}") } else { format!("{kind}:{leaf}") }
+                in_channel(format!("{kind}:{leaf}"), channel)
             }
+            Column::Default { channel } => in_channel("weight:<default>".into(), channel),
             Column::Time { leaf } => format!("time:{leaf}"),
         }
     }
@@ -42,6 +50,7 @@ impl Column {
 enum ColumnRef<'a> {
     Parameter(&'a str),
     Weight { leaf: &'a str, channel: &'a str, additive: bool },
+    Default { channel: &'a str },
     Time { leaf: &'a str },
 }
 
@@ -52,6 +61,7 @@ impl ColumnRef<'_> {
             (ColumnRef::Weight { leaf, channel, additive }, Column::Weight { leaf: l, channel: c, additive: d }) => {
                 leaf == l && channel == c && additive == *d
             }
+            (ColumnRef::Default { channel }, Column::Default { channel: c }) => channel == c,
             (ColumnRef::Time { leaf }, Column::Time { leaf: l }) => leaf == l,
             _ => false,
         }
@@ -63,6 +73,7 @@ impl ColumnRef<'_> {
             ColumnRef::Weight { leaf, channel, additive } => {
                 Column::Weight { leaf: leaf.into(), channel: channel.into(), additive }
             }
+            ColumnRef::Default { channel } => Column::Default { channel: channel.into() },
             ColumnRef::Time { leaf } => Column::Time { leaf: leaf.into() },
         }
     }
@@ -186,6 +197,9 @@ impl Recording {
                 put(&mut self.columns, column, weight);
             }
         }
+        for (c, channel) in graph.channels().iter().enumerate() {
+            put(&mut self.columns, ColumnRef::Default { channel }, graph.default_share(c));
+        }
         for (i, leaf) in graph.leaves().iter().enumerate() {
             put(&mut self.columns, ColumnRef::Time { leaf: &leaf.name }, graph.local_time(i));
         }
@@ -197,33 +211,52 @@ impl Recording {
         }
     }
 
-    /// The columns in print order: parameters, weights, times (each in order of appearance).
+    /// The columns in print order: parameters, weights, `<default>`, times (each in order of
+    /// appearance).
     pub fn ordered_columns(&self) -> Vec<usize> {
         let rank = |c: &Column| match c {
             Column::Parameter(_) => 0,
             Column::Weight { .. } => 1,
-            Column::Time { .. } => 2,
+            Column::Default { .. } => 2,
+            Column::Time { .. } => 3,
         };
         let mut order: Vec<usize> = (0..self.columns.len()).collect();
         order.sort_by_key(|&i| rank(&self.columns[i]));
         order
     }
 
-    /// The weight columns in print order, each as (column, name, additive): the name is the
-    /// leaf's, `leaf (channel)` when the actor has several channels, with `+ ` before an
-    /// additive leaf.
+    /// The leaves' weight columns in print order, each as (column, name, additive): the name
+    /// is the leaf's, `leaf (channel)` when the actor has several channels, with `+ ` before
+    /// an additive leaf.
     pub fn weight_series(&self) -> Vec<(usize, String, bool)> {
-        let several = self.channels.len() > 1;
         self.ordered_columns()
             .into_iter()
             .filter_map(|i| match &self.columns[i] {
                 Column::Weight { leaf, channel, additive } => {
-                    let name = if several { format!("{leaf} ({channel})") } else { leaf.clone() };
+                    let name = self.series_name(leaf, channel);
                     Some((i, if *additive { format!("+ {name}") } else { name }, *additive))
                 }
                 _ => None,
             })
             .collect()
+    }
+
+    /// The `<default>` columns in print order, each as (column, name): `<default>`,
+    /// `<default> (channel)` when the actor has several channels.
+    pub fn default_series(&self) -> Vec<(usize, String)> {
+        let columns = self.ordered_columns().into_iter();
+        columns
+            .filter_map(|i| match &self.columns[i] {
+                Column::Default { channel } => Some((i, self.series_name("<default>", channel))),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A series' name in a chart or a plot: `name`, or `name (channel)` when the actor has
+    /// several channels.
+    fn series_name(&self, name: &str, channel: &str) -> String {
+        if self.channels.len() > 1 { format!("{name} ({channel})") } else { name.to_string() }
     }
 
     /// RFC 4180 CSV: `time_s,frame,` then the columns; six decimals, empty cells for leaves

@@ -5,9 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Align, csv_field, fixed, grid};
 use crate::blend::sweep::Sweep;
-
-/// Share of the default pose under which it gets no column.
-const DEFAULT_EPSILON: f64 = 1e-12;
+use crate::graph::DEFAULT_EPSILON;
 
 /// Column names and the rows of cells, the same for the table and the CSV.
 fn cells(sweep: &Sweep) -> (Vec<&str>, Vec<Vec<String>>) {

@@ -11,7 +11,7 @@ use super::api::{Options, located, print_live, warn_located};
 use crate::config::suggestion;
 use crate::config::timeline::WrapMode;
 use crate::event::SeekPolicy;
-use crate::graph::Graph;
+use crate::graph::{DEFAULT_EPSILON, Graph};
 use crate::report::{explain, graph_view, trace_view, weight_table};
 use crate::session::{ActorId, PlaybackHandle};
 use crate::time::Ticks;
@@ -93,9 +93,6 @@ fn past_the_end(session: &crate::session::Session, timeline: &str, start: Ticks)
         t.duration.secs()
     ))
 }
-
-/// Share of the default pose under which `<default>` is left out of `weights()`.
-const DEFAULT_EPSILON: f64 = 1e-12;
 
 /// `{ [leaf] = weight }`, plus `["<default>"]` when the default pose has a share.
 pub(crate) fn weights_table<'a>(

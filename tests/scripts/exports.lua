@@ -58,3 +58,16 @@ print(pcall(bl.record, "villain"))
 -- A folder is no file to write: said so, not as `Not a directory`.
 print(pcall(rec.csv, rec, "../scripts/"))
 print(pcall(rec.csv, rec, ".."))
+
+-- The default pose's share is a column of every CSV (zeros above: hero's base layer covers
+-- the pose), and a series of the chart where it has a share at some sample (none above).
+print("-- <default>: a timeline easing in and out leaves the rest to the default pose")
+local greeter = bl.spawn("greeter", { timeline = "greet" })
+local greeting = bl.record(greeter, { every = 3 })
+bl.step(1.6)
+io.write(read(greeting:csv(path)))
+greeting:svg(path)
+svg = read(path)
+_, paths = svg:gsub("<path ", "")
+print("paths: " .. paths)
+for name in svg:gmatch('<text x="[%d.]+" y="[%d.]+" fill="#222222">([^<]+)</text>') do print("legend: " .. name) end
