@@ -157,7 +157,9 @@ pub enum EventKind {
         generation: u64,
         files: Vec<String>,
     },
-    /// A config reload failed; the last good library stays live.
+    /// A config reload failed with `errors` errors; the last good library, generation
+    /// `generation`, stays live (0: none has loaded yet). A failure takes no generation of
+    /// its own: the next good reload's is `generation + 1`.
     ReloadFailed {
         generation: u64,
         errors: usize,

@@ -445,6 +445,17 @@ fn cell(weight: Option<f64>) -> String {
     weight.map_or_else(|| "—".to_string(), fixed)
 }
 
+/// What a failed reload left live: `reload failed (3 errors); generation 2 stays live` (the
+/// generation its `reload_failed` event carries), or, before any library loaded, that none
+/// has.
+pub fn reload_failure(errors: usize, generation: u64) -> String {
+    let live = match generation {
+        0 => "no library has loaded yet".to_string(),
+        g => format!("generation {g} stays live"),
+    };
+    format!("reload failed ({}); {live}", count(errors, "error"))
+}
+
 /// How many actors whose weights moved the one-line summary of a reload names.
 const MOVED_NAMED: usize = 5;
 /// How many blocks (an actor, or actors changed alike) a reload report prints in full; the
@@ -623,6 +634,13 @@ mod tests {
             let line = event_line(&event, None, Style::default());
             assert!(line.ends_with(&format!("source=a#1/b {text}")), "{line}");
         }
+    }
+
+    /// A failed reload names the generation that stays live, or that none has loaded yet.
+    #[test]
+    fn a_failed_reload_says_what_stays_live() {
+        assert_eq!(reload_failure(3, 2), "reload failed (3 errors); generation 2 stays live");
+        assert_eq!(reload_failure(1, 0), "reload failed (1 error); no library has loaded yet");
     }
 
     #[test]

@@ -539,9 +539,10 @@ impl Session {
         }
     }
 
-    /// Records a failed reload; the live snapshot does not change.
+    /// Records a failed reload with the generation that stays live: the live snapshot does
+    /// not change, and the next good reload is the next generation.
     pub fn reload_failed(&mut self, errors: usize) {
-        self.log(None, EventKind::ReloadFailed { generation: self.generation + 1, errors });
+        self.log(None, EventKind::ReloadFailed { generation: self.generation, errors });
     }
 
     /// Creates an actor driven by `spec`, evaluated at once at the current time. Its name

@@ -8,6 +8,7 @@ mod pty;
 
 use std::path::{Path, PathBuf};
 
+use blendlab::report::reload_failure;
 use blendlab::script::{Host, Output, Reload};
 use common::{Captured, check_golden};
 
@@ -42,7 +43,9 @@ impl Story {
         let shown = match &outcome {
             Reload::Unchanged => "unchanged\n".to_string(),
             Reload::Applied { report } => format!("applied\n{report}"),
-            Reload::Failed { diagnostics } => format!("failed\n{diagnostics}"),
+            Reload::Failed { errors, generation, diagnostics } => {
+                format!("{}\n{diagnostics}", reload_failure(*errors, *generation))
+            }
         };
         let state = self.host.eval("string.format('frame %d, speed %.2f, lean %s', bl.frame(), hero:get('speed'), tostring(pcall(hero.get, hero, 'lean')))").unwrap();
         self.log.push_str(&format!("## {what}: {shown}{}\n\n", state.join("")));
@@ -103,7 +106,8 @@ fn the_watcher_reloads_saved_files_end_to_end() {
     repl.out.wait_for("ready");
 
     std::fs::write(&file, common::reload_version("broken.toml")).unwrap();
-    repl.out.wait_for("reload_failed generation=2");
+    repl.out.wait_for("reload_failed generation=1 errors=2");
+    repl.err.wait_for("reload failed (2 errors); generation 1 stays live");
     repl.err.wait_for("loco.toml:4:10: error: unknown key `lenght`");
 
     // an editor's save: write a temporary file, rename it over the config
@@ -130,7 +134,7 @@ fn a_config_that_failed_to_load_in_the_repl_loads_once_a_save_fixes_it() {
     let mut repl = pty::Piped::start(&[]);
     repl.send(&format!("print(pcall(bl.load, {:?}))\n", file.display().to_string()));
     repl.out.wait_for("loco.toml:4:10: error: unknown key `lenght`");
-    repl.out.wait_for("reload_failed generation=1");
+    repl.out.wait_for("reload_failed generation=0");
     // Lines run in order: once this one has printed, the failed file is followed.
     repl.send("print('following')\n");
     repl.out.wait_for("following");
@@ -288,12 +292,17 @@ fn a_good_save_while_another_file_is_broken_fails_naming_the_broken_one() {
     let extra_name = extra.display().to_string();
     std::fs::write(&extra, "[clips]\nextra = { length = 1.0 \n").unwrap();
     assert!(matches!(story.host.reload_configs(std::slice::from_ref(&extra_name)), Reload::Failed { .. }));
+    // Generation 2 (v1, then extra) stays live through both failures, which take no number:
+    // the good save after them is generation 3.
     match story.save("a good save of the other file", Some(&common::reload_version("v2.toml"))) {
-        Reload::Failed { diagnostics } => assert!(diagnostics.contains("extra.toml:2:"), "{diagnostics}"),
+        Reload::Failed { errors: 1, generation: 2, diagnostics } => {
+            assert!(diagnostics.contains("extra.toml:2:"), "{diagnostics}")
+        }
         other => panic!("{other:?}"),
     }
     std::fs::write(&extra, "[clips]\nextra = { length = 2.0 }\n").unwrap();
     assert!(matches!(story.host.reload_configs(std::slice::from_ref(&extra_name)), Reload::Applied { .. }));
+    assert_eq!(story.host.eval("bl.events({ kind = 'reload_applied' })[3].generation").unwrap(), ["3"]);
     // Both saves are live now: v2 has no `walk`.
     assert_eq!(story.host.eval("hero:weights().walk").unwrap(), ["nil"]);
 }

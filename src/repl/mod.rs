@@ -29,7 +29,7 @@ use owo_colors::OwoColorize;
 use rustyline::ExternalPrinter;
 
 use crate::event::KIND_NAMES;
-use crate::report::{Style, event_line, graph_view, sparklines, weight_table};
+use crate::report::{Style, event_line, graph_view, reload_failure, sparklines, weight_table};
 use crate::script::files::write_atomically;
 use crate::script::{Host, Output, Reload, ScriptError, check_kind};
 use crate::session::Session;
@@ -694,9 +694,9 @@ impl Repl {
                 self.note_save(configs, forced);
                 true
             }
-            Reload::Failed { diagnostics } => {
+            Reload::Failed { errors, generation, diagnostics } => {
                 let _ = self.host.flush_events();
-                self.error(&format!("reload failed; the last good library stays live\n{diagnostics}"));
+                self.error(&format!("{}\n{diagnostics}", reload_failure(errors, generation)));
                 self.note_save(configs, forced);
                 true
             }

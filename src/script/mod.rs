@@ -140,8 +140,9 @@ pub enum Reload {
     Unchanged,
     /// A new library is live; the report says what each actor kept, lost and now weighs.
     Applied { report: String },
-    /// The live library did not change; every diagnostic, rendered.
-    Failed { diagnostics: String },
+    /// The live library, generation `generation` (0: none has loaded yet), did not change:
+    /// `errors` errors, every diagnostic rendered ([`crate::report::reload_failure`] says so).
+    Failed { errors: usize, generation: u64, diagnostics: String },
 }
 
 /// An event kind name of the contract, or an error with a did-you-mean.
@@ -574,7 +575,8 @@ impl Host {
             host.session.reload_failed(unreadable.len());
             host.last_build_failed = true;
             host.retry = loaded_only(&host.sources, batch);
-            return Reload::Failed { diagnostics: unreadable.concat() };
+            let generation = host.session.generation();
+            return Reload::Failed { errors: unreadable.len(), generation, diagnostics: unreadable.concat() };
         }
         let same = |u: &SourceFile| host.sources.iter().any(|s| s.path == u.path && s.text == u.text);
         if !host.last_build_failed && updates.iter().all(same) {
@@ -582,10 +584,10 @@ impl Host {
         }
         let before = reload::capture(&host.session);
         drop(host);
-        if let Err(diagnostics) = rebuild(&self.state, updates, Warnings::New) {
+        if let Err(BuildFailure { errors, message }) = rebuild(&self.state, updates, Warnings::New) {
             let mut host = self.state.borrow_mut();
             host.retry = loaded_only(&host.sources, batch);
-            return Reload::Failed { diagnostics };
+            return Reload::Failed { errors, generation: host.session.generation(), diagnostics: message };
         }
         let host = self.state.borrow();
         let changes = reload::diff(&before, &reload::capture(&host.session));
@@ -796,7 +798,7 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
             host.session.reload_failed(1);
             host.last_build_failed = true;
         })
-        .and_then(|files| rebuild(state, files, Warnings::All));
+        .and_then(|files| rebuild(state, files, Warnings::All).map_err(|failure| failure.message));
     let mut host = state.borrow_mut();
     host.unloaded.retain(|p| !paths.contains(p));
     if let Err(message) = loaded {
@@ -917,10 +919,16 @@ enum Warnings {
     New,
 }
 
+/// A library build that failed: how many errors, and the message holding every diagnostic.
+struct BuildFailure {
+    errors: usize,
+    message: String,
+}
+
 /// Rebuilds the library with `updates` (new texts of loaded files, or new files) and makes it
 /// live, moving every actor onto it. On any error the live library is unchanged, the failure
 /// is logged as `reload_failed`, and the message holds every diagnostic.
-fn rebuild(state: &Shared, updates: Vec<SourceFile>, warnings: Warnings) -> Result<(), String> {
+fn rebuild(state: &Shared, updates: Vec<SourceFile>, warnings: Warnings) -> Result<(), BuildFailure> {
     let mut host = state.borrow_mut();
     let label = updates.iter().map(|u| u.path.as_str()).collect::<Vec<_>>().join(", ");
     let mut sources = host.sources.clone();
@@ -940,11 +948,12 @@ fn rebuild(state: &Shared, updates: Vec<SourceFile>, warnings: Warnings) -> Resu
         host.session.reload_failed(errors.len());
         host.last_build_failed = true;
         let count = errors.len();
-        return Err(format!(
+        let message = format!(
             "{label}: {count} error{} in the library, nothing changed\n{}",
             if count == 1 { "" } else { "s" },
             errors.join("")
-        ));
+        );
+        return Err(BuildFailure { errors: count, message });
     };
     let mut warned = Vec::new();
     for warning in compiled.diagnostics.iter().filter(|d| !d.is_error()) {
