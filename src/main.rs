@@ -308,7 +308,7 @@ fn mistyped_command(files: &[PathBuf]) -> Option<String> {
 fn run(color: ColorChoice, err_style: Style, script: &Path, args: &[String], confinement: Confinement) -> ExitCode {
     let ran = host(color).and_then(|host| {
         let run = host.end_script_on_exit().and_then(|()| host.confine(script, confinement));
-        match run.and_then(|()| host.run_file(script, args)) {
+        match host.finish_script(run.and_then(|()| host.run_file(script, args))) {
             Err(_) if let Some(code) = host.exit_code() => Ok(ExitCode::from(code as u8)),
             Err(e) => Err(e.message),
             Ok(()) => Ok(ExitCode::SUCCESS),

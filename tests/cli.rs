@@ -440,6 +440,38 @@ fn os_exit_ends_the_script_and_never_the_runner() {
 }
 
 #[test]
+fn a_bl_at_the_script_ends_before_is_a_warning_of_a_headless_run_only() {
+    // `run` says so where diagnostics go, at the `bl.at` call, and still exits 0, after the
+    // script's end or its `os.exit(0)`; a script that fails says only why. At the prompt the
+    // session goes on, so nothing has been missed.
+    let dir = common::scratch("at-never-ran");
+    let schedule = "bl.rate(10)\nbl.at(5, function() end)\nbl.step(1)\nprint('end')\n";
+    for (name, ending, code) in
+        [("ends.lua", "", 0), ("exits.lua", "os.exit(0)\n", 0), ("fails.lua", "error('no')\n", 1)]
+    {
+        let script = dir.join(name);
+        std::fs::write(&script, format!("{schedule}{ending}")).unwrap();
+        let out = blendlab(&["run", script.to_str().unwrap()]);
+        let expected = match code {
+            0 => format!("warning: {}:2: bl.at(5) never ran: the script ended at 1.000000 s\n", script.display()),
+            _ => format!("error: {}:5: no\n", script.display()),
+        };
+        assert_eq!((out.status.code(), text(&out.stdout), text(&out.stderr)), (Some(code), "end\n".into(), expected));
+    }
+    let mut repl = Command::new(env!("CARGO_BIN_EXE_blendlab"))
+        .env("NO_COLOR", "1")
+        .env("HOME", &*dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    repl.stdin.take().unwrap().write_all(schedule.as_bytes()).unwrap();
+    let out = repl.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), text(&out.stderr)), (Some(0), String::new()), "{}", text(&out.stdout));
+}
+
+#[test]
 fn test_and_golden_runs_take_only_scripts_as_scripts() {
     let dir = common::scratch("only-scripts");
     let (script, golden, config) = (dir.join("a.lua"), dir.join("a.out"), dir.join("x.toml"));

@@ -81,8 +81,14 @@ fn listed_paths(list: &Table) -> Result<Vec<String>, String> {
 /// A warning about a `bl` call: `warning: file:line: msg` where diagnostics go, and a
 /// `warning` event.
 pub(crate) fn warn_located(lua: &Lua, state: &Shared, message: String) -> mlua::Result<()> {
+    warn_at(state, &caller_location(lua), message)
+}
+
+/// A warning about the `bl` call at `location` (`file:line: `, as [`caller_location`] gives
+/// it, or empty): `warning: file:line: msg` where diagnostics go, and a `warning` event.
+pub(crate) fn warn_at(state: &Shared, location: &str, message: String) -> mlua::Result<()> {
     let mut host = state.borrow_mut();
-    writeln!(host.output.err, "warning: {}{message}", caller_location(lua)).map_err(mlua::Error::external)?;
+    writeln!(host.output.err, "warning: {location}{message}").map_err(mlua::Error::external)?;
     let index = host.session.events().len();
     host.written_warnings.insert(index);
     host.session.warn(message);
@@ -177,7 +183,8 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
                 host.session.schedule(time, id).map_err(|e| located(lua, format!("bl.at: {e}")))?;
                 host.next_callback += 1;
                 let origin = user_frame(lua).map(|(source, _)| source);
-                host.callbacks.insert(id, super::Callback { function: callback, origin });
+                let location = caller_location(lua);
+                host.callbacks.insert(id, super::Callback { function: callback, origin, time, location });
                 let now = host.session.clock().time();
                 // Scheduled: the time is a number of ticks. One before now has passed.
                 crate::time::Ticks::from_secs(time).is_ok_and(|at| at < now).then_some(now)

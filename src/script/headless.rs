@@ -9,6 +9,8 @@
 //! its timeout stopped is a failure of its own, never compared or blessed, since the line
 //! it stopped at depends on the machine. A script's `os.exit` ends the script, never the
 //! runner: its output then ends with the exit's line, an `error:` one unless the code is 0.
+//! When a script ends without failing, each `bl.at` callback it ended before is a warning
+//! ([`Host::finish_script`]), ahead of the exit's line if it has one.
 //! Its standard input is empty (`io.read()` returns nil): a check never waits on a terminal,
 //! and its two runs read the same.
 //!
@@ -70,7 +72,7 @@ pub fn run_captured(
     let ran =
         host.end_script_on_exit().and_then(|()| host.empty_stdin()).and_then(|()| host.confine(script, confinement));
     setup(&host);
-    if let Err(e) = ran.and_then(|()| host.run_file(script, args)) {
+    if let Err(e) = host.finish_script(ran.and_then(|()| host.run_file(script, args))) {
         // `os.exit(0)` ends the script normally, and its output says where; the line stands
         // on its own after output that left one unfinished.
         let label = if host.exit_code() == Some(0) { "" } else { "error: " };

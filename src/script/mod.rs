@@ -39,6 +39,7 @@ use crate::event::KIND_NAMES;
 use crate::reload;
 use crate::report::{Style, reload_report};
 use crate::session::Session;
+use crate::time::Ticks;
 
 pub use limits::{Confinement, Limits, parse_memory, parse_timeout};
 pub use pretty::pretty;
@@ -128,6 +129,10 @@ pub(crate) struct Listener {
 pub(crate) struct Callback {
     function: Function,
     origin: Option<String>,
+    /// The time `bl.at` was given, in seconds, and where it was called (`file:line: `), for
+    /// the warning when the script ends before it runs ([`Host::finish_script`]).
+    time: f64,
+    location: String,
 }
 
 /// Chunk name of REPL input, so errors read `stdin:1: …` as in the standalone `lua`.
@@ -458,6 +463,34 @@ impl Host {
             self.sandbox(script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
         }
         self.set_limits(script, confinement.limits)
+    }
+
+    /// What a headless run (`blendlab run`, `test`, `--golden`, `--partition-check`) does
+    /// once its script ended with `ran`. When it did not fail (it returned, or called
+    /// `os.exit(0)`), the steps a giant plan still holds run, as the script as written ran
+    /// them, then each `bl.at` callback still scheduled is a warning at its `bl.at` call, in
+    /// scheduling order: the clock never reached its time, or no frame ran after it was
+    /// scheduled. The REPL and `run --watch` never call it: their session goes on. Returns
+    /// `ran`, or the error of a held step.
+    pub fn finish_script(&self, ran: Result<(), ScriptError>) -> Result<(), ScriptError> {
+        if ran.is_err() && self.exit_code() != Some(0) {
+            return ran;
+        }
+        self.flush_steps()?;
+        let (now, never_ran): (Ticks, Vec<(f64, String)>) = {
+            let host = self.state.borrow();
+            (host.session.clock().time(), host.callbacks.values().map(|c| (c.time, c.location.clone())).collect())
+        };
+        let ended = format!("the script ended at {:.6} s", now.secs());
+        for (time, location) in never_ran {
+            let why = if Ticks::from_secs(time).is_ok_and(|due| due > now) {
+                ended.clone()
+            } else {
+                format!("no frame ran after it was scheduled ({ended})")
+            };
+            api::warn_at(&self.state, &location, format!("bl.at({time}) never ran: {why}"))?;
+        }
+        ran
     }
 
     /// Makes `os.exit` end this host's script rather than the process (every headless run):
