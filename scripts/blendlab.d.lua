@@ -19,6 +19,7 @@
 ---@field name string? signal: the marker's name
 ---@field timeline string?
 ---@field duration number? transition_begin: the fade's length in seconds, as asked for
+---@field files string[]? reload_applied: the library's files, one string each
 ---@field [string] any other fields of the kind
 
 ---An unknown key, kind or actor is an error (with a did-you-mean), never an empty filter.

@@ -736,7 +736,7 @@ pub(crate) fn event_table(lua: &Lua, event: &Event, actor: Option<&str>) -> mlua
             FieldValue::Text(text) => table.set(key, text)?,
             FieldValue::Int(n) => table.set(key, n)?,
             FieldValue::Number(x) | FieldValue::Given(x) => table.set(key, x)?,
-            FieldValue::List(items) => table.set(key, FieldValue::joined(&items))?,
+            FieldValue::List(items) => table.set(key, lua.create_sequence_from(items)?)?,
         }
     }
     Ok(table)

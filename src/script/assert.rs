@@ -112,6 +112,8 @@ impl EventSpec {
                     format!("{:?}", s.to_string_lossy())
                 }
                 Value::String(s) => s.to_string_lossy(),
+                // A list of strings (a reload's `files`), joined as the event line joins it.
+                Value::Table(t) => t.sequence_values::<String>().filter_map(Result::ok).collect::<Vec<_>>().join(","),
                 other => number(other).map_or_else(|| format!("{other:?}"), crate::config::number),
             };
             let _ = write!(text, " {key}={shown}");
@@ -166,14 +168,19 @@ fn window(lua: &Lua, value: &Value) -> mlua::Result<(Ticks, Ticks)> {
     Ok((t0, t1))
 }
 
-/// The value a spec wants of an event's field `key`: a string or a number, as fields are.
+/// The value a spec wants of an event's field `key`: a string or a number, as fields are, or a
+/// list of strings (a reload's `files`).
 fn field_value(lua: &Lua, key: &str, value: Value) -> mlua::Result<Value> {
     match value {
         Value::String(_) | Value::Integer(_) | Value::Number(_) => Ok(value),
+        Value::Table(ref t) if t.sequence_values::<Value>().all(|item| matches!(item, Ok(Value::String(_)))) => {
+            Ok(value)
+        }
         other => Err(located(
             lua,
             format!(
-                "bl.expect_event: `{key}` takes a string or a number, as an event's fields are, got {}; e.g. {key} = \"walk\"",
+                "bl.expect_event: `{key}` takes a string or a number, as an event's fields are (or a list of \
+                 strings, as a reload's `files`), got {}; e.g. {key} = \"walk\"",
                 shown(&other)?
             ),
         )),
@@ -226,6 +233,9 @@ fn field_equals(field: &FieldValue, wanted: &Value) -> bool {
     match (field, wanted) {
         (FieldValue::Text(text), Value::String(s)) => s.to_str().is_ok_and(|s| *s == **text),
         (FieldValue::List(items), Value::String(s)) => s.to_str().is_ok_and(|s| *s == FieldValue::joined(items)),
+        (FieldValue::List(items), Value::Table(t)) => {
+            t.sequence_values::<String>().collect::<mlua::Result<Vec<_>>>().is_ok_and(|wanted| wanted == *items)
+        }
         (FieldValue::Int(n), other) => number(other) == Some(*n as f64),
         (FieldValue::Number(x) | FieldValue::Given(x), other) => number(other).is_some_and(|y| (x - y).abs() <= 1e-9),
         _ => false,

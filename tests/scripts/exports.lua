@@ -39,12 +39,13 @@ for name in svg:gmatch('<text x="[%d.]+" y="[%d.]+" fill="#222222">([^<]+)</text
 print("-- bl.events_jsonl")
 bl.events_jsonl(path, { actor = "hero" })
 io.write(read(path))
--- A reload's files are a JSON array, one string per file; in Lua, as in event lines, they
--- are one string, joined by commas.
+-- A reload's files are a JSON array, one string per file, and a sequence in Lua (an event
+-- line joins them by commas; bl.expect_event takes either form).
 bl.events_jsonl(path, { kind = "reload_applied" })
 io.write(read(path))
 local files = bl.events({ kind = "reload_applied" })[1].files
-print(type(files), files, bl.expect_event({ kind = "reload_applied", files = files }) ~= nil)
+print(type(files), table.concat(files, ","), bl.expect_event({ kind = "reload_applied", files = files }) ~= nil,
+  bl.expect_event({ kind = "reload_applied", files = table.concat(files, ",") }) ~= nil)
 
 print("-- actor:dot")
 hero:dot(path)

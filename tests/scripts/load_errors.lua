@@ -11,7 +11,7 @@ t:set("x", 0.5)
 bl.frames(1)
 print(t:table())
 for _, e in ipairs(bl.events()) do
-  print(e.frame, e.kind, e.generation, e.errors or e.files)
+  print(e.frame, e.kind, e.generation, e.errors or table.concat(e.files, ","))
 end
 
 -- Files that refer to each other load together from a list, in one build; alone, the tree
