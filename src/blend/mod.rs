@@ -563,8 +563,9 @@ impl TreeRuntime {
     /// tree follows the clip's start, `clip_in`, time scale and extrapolation). `sync = "none"`:
     /// every leaf sits at `to` (looping leaves wrapped, one-shots held), exactly. `normalized`:
     /// the shared phase advances by `to − from` ([`advance`]); a time that went back (a
-    /// restart, a loop of the timeline, ping-pong, a seek back) starts the phase over and
-    /// advances it by `to`.
+    /// restart, a loop of the timeline, ping-pong, a seek back) starts the phase over, every
+    /// leaf back at its start, and advances it by `to` (not at all for a `to` of 0: the leaves
+    /// stay at their start).
     pub fn follow(&mut self, params: &[ParamState], from: f64, to: f64) {
         match self.shape.sync {
             SyncMode::None => {
@@ -574,7 +575,9 @@ impl TreeRuntime {
                 }
             }
             SyncMode::Normalized if to < from => {
-                self.clock = SyncClock::default();
+                let TreeRuntime { shape, numbers, clock, .. } = self;
+                *clock = SyncClock::default();
+                place_on_phase(shape, shape.counts.split(numbers).times, *clock);
                 self.update(params, to);
             }
             SyncMode::Normalized => self.update(params, to - from),
