@@ -683,9 +683,16 @@ fn validate_parameter(p: &mut Problems, param: &Named<RawParameter>) {
     }
     if let Some(s) = &v.max_speed
         && p.finite(s, "max_speed")
-        && *s.get_ref() <= 0.0
     {
-        p.error(s.span(), format!("max_speed must be > 0, got {}", number(*s.get_ref())));
+        if *s.get_ref() <= 0.0 {
+            p.error(s.span(), format!("max_speed must be > 0, got {}", number(*s.get_ref())));
+        } else if v.smooth_time.is_none() {
+            p.warning(
+                s.span(),
+                "max_speed limits smoothing, and this parameter has no smooth_time, so it does not smooth: \
+                 max_speed does nothing here (add smooth_time, 0 for the shortest)",
+            );
+        }
     }
     if let Some(z) = &v.dead_zone {
         p.non_negative(z, "dead_zone");

@@ -507,8 +507,31 @@ fn validate_timeline_clip(p: &mut Problems, clip: &Spanned<RawTimelineClip>, rat
             && let RawCurve::Keys(keys) = curve.get_ref()
         {
             validate_curve_keys(p, curve.span(), keys, key);
+            warn_of_falling_mix_out(p, curve.span(), keys, key);
         }
     }
+}
+
+/// A mix-out curve rises as the mix-in's does: the weight is `1 − curve(p)` (REFERENCE §3.3).
+/// Unity's `mixOutCurve` falls from 1 to 0 instead, so one written that way would fade the
+/// clip in at its end: a warning, with the curve to write.
+fn warn_of_falling_mix_out(p: &mut Problems, span: std::ops::Range<usize>, keys: &[CurveKey], key: &str) {
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return };
+    if key != "mix_out_curve" || first[1] <= last[1] {
+        return;
+    }
+    let reversed: Vec<String> = keys.iter().map(|k| format!("[{}, {}]", number(k[0]), number(1.0 - k[1]))).collect();
+    p.warning(
+        span,
+        format!(
+            "mix_out_curve falls from {} to {}: like mix_in_curve it rises from 0 to 1, and the clip's weight on \
+             its mix-out is 1 − curve(p) (REFERENCE §3.3), so this clip would fade back in at its end; Unity's \
+             mixOutCurve falls where this one rises: write [{}]",
+            number(first[1]),
+            number(last[1]),
+            reversed.join(", ")
+        ),
+    );
 }
 
 /// A mix curve maps the mix's progress p ∈ [0, 1] to the clip's share of it, a weight: a key

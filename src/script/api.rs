@@ -620,12 +620,15 @@ impl<'a> Options<'a> {
     pub(crate) fn get<T: mlua::FromLua>(&self, key: &str) -> mlua::Result<Option<T>> {
         let Some(table) = &self.table else { return Ok(None) };
         let value: Value = table.get(key)?;
-        let type_name = value.type_name();
+        // A number that is not whole shows itself (`got 2.5`); other values their type.
+        let given = match &value {
+            Value::Number(n) => crate::config::number(*n),
+            other => other.type_name().to_string(),
+        };
         <Option<T> as mlua::FromLua>::from_lua(value, self.lua).map_err(|e| match e {
-            mlua::Error::FromLuaConversionError { to, .. } => located(
-                self.lua,
-                format!("{}: option `{key}` must be {}, got {type_name}", self.label, type_in_words(&to)),
-            ),
+            mlua::Error::FromLuaConversionError { to, .. } => {
+                located(self.lua, format!("{}: option `{key}` must be {}, got {given}", self.label, type_in_words(&to)))
+            }
             other => other,
         })
     }
