@@ -323,7 +323,7 @@ fn carry_source(
 ) {
     match (new, old) {
         (Source::BlendTree(new), Source::BlendTree(old)) => new.carry_time_from(old),
-        (Source::Clip(new), Source::Clip(old)) => new.time = old.time.min(snapshot.clips[new.clip].length),
+        (Source::Clip(new), Source::Clip(old)) => new.time = snapshot.clips[new.clip].place(old.time),
         (Source::Timeline(new), Source::Timeline(old)) => {
             new.serial = old.serial;
             new.playback = old.playback.as_ref().and_then(|p| {

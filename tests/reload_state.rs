@@ -172,3 +172,34 @@ clips = [{ start = 0.0, duration = 1.0, motion = "loco" }, { name = "stride", st
     assert_eq!(eval(&host, "return hero:time('stroll')"), "1.5", "a shorter clip clamps its frozen time");
     assert!(report.contains("reset: leaf stroll time 2.000000 → 1.500000\n"), "{report}");
 }
+
+/// A clip that gets shorter under a leaf past its new end: a looping clip's time wraps into
+/// it (the loop keeps playing), a one-shot's is clamped to its end — in a tree and on a clip
+/// layer alike.
+#[test]
+fn a_shorter_clip_wraps_a_looping_leaf_and_clamps_a_one_shot() {
+    let library = r#"
+[clips]
+walk = { length = WALK, loop = true }
+shot = { length = SHOT }
+
+[blend_trees.pair]
+type = "1d"
+parameter = "x"
+sync = "none"
+children = [{ motion = "walk", threshold = 0.0 }, { motion = "shot", threshold = 1.0 }]
+
+[graphs.g]
+layers = [{ name = "base", blend_tree = "pair" }, { name = "top", clip = "walk", weight = 0.5 }]
+"#;
+    let (host, path, _folder) = host_with("shorter.toml", &library.replace("WALK", "1.0").replace("SHOT", "0.8"));
+    eval(&host, "bl.rate(10); a = bl.spawn('a', { graph = 'g' }); bl.frames(7)");
+    let times = "return a:time('base/walk'), a:time('shot'), a:time('top/walk')";
+    assert_eq!(eval(&host, times), "0.7\t0.7\t0.7");
+    std::fs::write(&path, library.replace("WALK", "0.5").replace("SHOT", "0.4")).unwrap();
+    host.load_config(&path).unwrap();
+    let after: Vec<f64> = eval(&host, times).split('\t').map(|t| t.parse().unwrap()).collect();
+    for (time, expected) in after.iter().zip([0.2, 0.4, 0.2]) {
+        assert!((time - expected).abs() < 1e-12, "{after:?}");
+    }
+}

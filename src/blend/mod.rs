@@ -525,13 +525,14 @@ impl TreeRuntime {
     }
 
     /// Takes over `old`'s clock state after a reload: the shared phase, and each leaf's local
-    /// time where `old` has a leaf of the same name (clamped to the new clip's length).
+    /// time where `old` has a leaf of the same name, placed on the new clip: a looping clip
+    /// wraps it into `[0, D)` (a shorter loop keeps playing), a one-shot clamps it to `D`.
     pub fn carry_time_from(&mut self, old: &TreeRuntime) {
         self.clock = old.clock;
         let times = self.shape.counts.split(&mut self.numbers).times;
-        for ((leaf, time), length) in self.shape.leaves.iter().zip(times).zip(&self.shape.placements.lengths) {
+        for ((leaf, time), clip) in self.shape.leaves.iter().zip(times).zip(self.shape.placements.iter()) {
             if let Some(i) = old.shape.leaves.iter().position(|l| l.name == leaf.name) {
-                *time = old.leaf_times()[i].min(*length);
+                *time = clip.place(old.leaf_times()[i]);
             }
         }
     }
