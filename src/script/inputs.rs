@@ -99,6 +99,27 @@ fn set_tracks(session: &mut Session, active: &ActiveInputs, t: f64) {
     }
 }
 
+/// After a reload: inputs in play whose `[inputs.NAME]` the new library lacks stop (their
+/// parameters keep the values they were given last), each with what to say of it; the others
+/// play on from their new data at the next frame.
+pub(crate) fn stop_removed(inputs: &mut Vec<ActiveInputs>, session: &Session) -> Vec<String> {
+    let mut messages = Vec::new();
+    inputs.retain(|active| {
+        let kept = def(session, &active.name).is_some();
+        if !kept {
+            let actor = session.actor(active.actor).name();
+            messages.push(format!(
+                "{} on actor `{actor}` stops: the reload took [inputs.{}] away (its parameters keep their last \
+                 values)",
+                active.label(),
+                active.name
+            ));
+        }
+        kept
+    });
+    messages
+}
+
 /// Step (1) of a frame for every inputs in play: parameter values, then due triggers.
 /// Inputs whose last key and trigger have passed are dropped.
 pub(crate) fn apply(lua: &Lua, state: &Shared) -> mlua::Result<()> {

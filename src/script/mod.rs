@@ -1004,5 +1004,12 @@ fn rebuild(state: &Shared, updates: Vec<SourceFile>, warnings: Warnings) -> Resu
     host.sources = sources;
     host.last_build_failed = false;
     host.session.apply_snapshot(snapshot);
+    let host = &mut *host;
+    for message in inputs::stop_removed(&mut host.inputs, &host.session) {
+        let _ = writeln!(host.output.err, "warning: {message}");
+        let index = host.session.events().len();
+        host.written_warnings.insert(index);
+        host.session.warn(message);
+    }
     Ok(())
 }
