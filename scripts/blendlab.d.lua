@@ -20,6 +20,7 @@
 ---@field timeline string?
 ---@field duration number? transition_begin: the fade's length in seconds, as asked for
 ---@field files string[]? reload_applied: the library's files, one string each
+---@field payload table<string, any>? command of an Emit task: its payload with its TOML types (arrays as sequences, a datetime as its text)
 ---@field [string] any other fields of the kind
 
 ---An unknown key, kind or actor is an error (with a did-you-mean), never an empty filter.
@@ -175,7 +176,7 @@ function Sweep:csv(path) end
 ---@field frame integer? the logic frame it happened in
 ---@field actor (bl.Actor|string)?
 ---@field count integer? exactly this many matching events
----@field [string] string|number any other field of the event must equal this (a string never equals a number)
+---@field [string] string|number|table any other field of the event must equal this (a string never equals a number; `files` a list, `payload` a table, by value)
 
 bl = {}
 
@@ -274,7 +275,7 @@ function bl.no_duplicate_events(filter) end
 ---@return bl.Recording
 function bl.record(actor, options) end
 ---Writes the event log (optionally filtered) as JSON Lines (a reload's `files` as an array
----of strings); returns the path written.
+---of strings, an Emit's `payload` as an object of its TOML types); returns the path written.
 ---@param path string
 ---@param filter? bl.EventFilter
 ---@return string

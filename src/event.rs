@@ -49,6 +49,9 @@ pub enum FieldValue {
     /// Several texts (a reload's files): an array of strings in JSON; one text elsewhere
     /// ([`FieldValue::joined`]).
     List(Vec<String>),
+    /// A table as a config gave it (an `Emit`'s payload), its TOML types kept: a table in
+    /// Lua, an object in JSON, one line of TOML elsewhere ([`FieldValue::inline`]).
+    Table(toml::Table),
 }
 
 impl FieldValue {
@@ -56,6 +59,58 @@ impl FieldValue {
     /// (`a.toml,b.toml`).
     pub fn joined(items: &[String]) -> String {
         items.join(",")
+    }
+
+    /// A table as an event line and `bl.expect_event` show it: a TOML inline table on one
+    /// line, keys in the table's (sorted) order and every string quoted and escaped, so
+    /// that it reads back as the same table (`{ msg = "a,b=c", n = "3", power = 3 }`).
+    pub fn inline(table: &toml::Table) -> String {
+        let mut text = String::new();
+        write_table(&mut text, table).expect("writing to a String cannot fail");
+        text
+    }
+}
+
+fn write_table(out: &mut String, table: &toml::Table) -> std::fmt::Result {
+    use toml_writer::TomlWrite as _;
+    out.open_inline_table()?;
+    for (i, (key, value)) in table.iter().enumerate() {
+        if i > 0 {
+            out.val_sep()?;
+        }
+        out.space()?;
+        out.key(key)?;
+        out.space()?;
+        out.keyval_sep()?;
+        out.space()?;
+        write_value(out, value)?;
+    }
+    if !table.is_empty() {
+        out.space()?;
+    }
+    out.close_inline_table()
+}
+
+/// One value of a table as [`FieldValue::inline`] writes it: a string always in double
+/// quotes on one line (TOML's own choice may take single quotes or several lines).
+fn write_value(out: &mut String, value: &toml::Value) -> std::fmt::Result {
+    use std::fmt::Write as _;
+    use toml_writer::TomlWrite as _;
+    match value {
+        toml::Value::String(text) => out.value(toml_writer::TomlStringBuilder::new(text).as_basic()),
+        toml::Value::Array(items) => {
+            out.open_array()?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.val_sep()?;
+                    out.space()?;
+                }
+                write_value(out, item)?;
+            }
+            out.close_array()
+        }
+        toml::Value::Table(table) => write_table(out, table),
+        scalar => write!(out, "{scalar}"),
     }
 }
 
@@ -524,6 +579,20 @@ mod tests {
             (Emit, "Emit"),
         ];
         assert_eq!(named, expected);
+    }
+
+    /// A table's one line reads back as TOML to the same table, whatever its strings hold.
+    #[test]
+    fn an_inline_table_reads_back_as_the_table() {
+        let text = r#"p = { msg = "a,b=c", n = "3", lines = "one\ntwo", quoted = 'say "hi" \ ok', "odd key" = 1.0,
+            list = [1, [2.5, true]], at = 1979-05-27T07:32:00Z, inner = {}, del = "\u007f" }"#;
+        let table: toml::Table = text.parse().unwrap();
+        let inline = FieldValue::inline(table["p"].as_table().unwrap());
+        assert!(!inline.contains('\n'), "one line: {inline}");
+        assert_eq!(format!("p = {inline}").parse::<toml::Table>().unwrap(), table, "{inline}");
+        assert_eq!(FieldValue::inline(&toml::Table::new()), "{}");
+        let flat: toml::Table = "power = 3\nmsg = \"a,b=c\"".parse().unwrap();
+        assert_eq!(FieldValue::inline(&flat), r#"{ msg = "a,b=c", power = 3 }"#);
     }
 
     /// Each seek policy reads back from its name, which is the one scripts pass.

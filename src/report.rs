@@ -226,6 +226,7 @@ pub fn event_line(event: &Event, actor: Option<&str>, style: Style) -> String {
             FieldValue::Number(x) => write!(line, " {key}={}", fixed(x)),
             FieldValue::Given(x) => write!(line, " {key}={x}"),
             FieldValue::List(items) => write!(line, " {key}={}", FieldValue::joined(&items)),
+            FieldValue::Table(table) => write!(line, " {key}={}", FieldValue::inline(&table)),
         }
         .expect("writing to a String cannot fail");
     }

@@ -350,12 +350,7 @@ impl Builder<'_> {
             "MovementLock" => TaskKind::MovementLock,
             _ => {
                 let name = self.required(file, raw, &t.name, "name", kind_name)?;
-                let payload = t.payload.as_ref().map_or(Vec::new(), |p| {
-                    p.get_ref()
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
-                        .collect()
-                });
+                let payload = t.payload.as_ref().map(|p| p.get_ref().clone());
                 TaskKind::Emit { name: name.get_ref().clone(), payload }
             }
         };

@@ -1,6 +1,7 @@
 //! `bl.events_jsonl(path)`: the event log as JSON Lines — one object per event with `frame`,
 //! `time` (seconds), `actor` (or null), `kind` and the kind's fields (a list, a reload's
-//! `files`, as an array of strings) — for tools that read the log without knowing Lua.
+//! `files`, as an array of strings; a table, an `Emit`'s payload, as an object with its
+//! TOML types) — for tools that read the log without knowing Lua.
 
 use std::fmt::Write as _;
 
@@ -49,11 +50,34 @@ pub fn event_json(event: &Event, actor: Option<&str>) -> String {
             FieldValue::List(items) => {
                 format!("[{}]", items.iter().map(|item| json_string(item)).collect::<Vec<_>>().join(","))
             }
+            FieldValue::Table(table) => json_object(&table),
         };
         let _ = write!(line, ",{}:{value}", json_string(key));
     }
     line.push('}');
     line
+}
+
+/// A TOML table as a JSON object, keys in the table's (sorted) order.
+fn json_object(table: &toml::Table) -> String {
+    let members: Vec<String> =
+        table.iter().map(|(key, value)| format!("{}:{}", json_string(key), json_value(value))).collect();
+    format!("{{{}}}", members.join(","))
+}
+
+/// A TOML value as JSON of the same type: a float keeps its point (`3.0`, as TOML and Lua
+/// tell it from the integer 3; `null` if not finite), a datetime is its TOML text.
+fn json_value(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(text) => json_string(text),
+        toml::Value::Integer(n) => n.to_string(),
+        toml::Value::Float(x) if x.is_finite() => format!("{x:?}"),
+        toml::Value::Float(_) => "null".into(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Datetime(when) => json_string(&when.to_string()),
+        toml::Value::Array(items) => format!("[{}]", items.iter().map(json_value).collect::<Vec<_>>().join(",")),
+        toml::Value::Table(table) => json_object(table),
+    }
 }
 
 /// Every event of `log` that `keep` keeps, one per line.
@@ -89,5 +113,18 @@ mod tests {
         assert_eq!(parsed["files"], serde_json::json!(["a,b.toml", "c.toml"]), "an array of strings");
         assert_eq!(json_string("\u{1}"), "\"\\u0001\"");
         assert_eq!(json_number(f64::NAN), "null");
+    }
+
+    /// A payload is an object with its TOML types: "3" stays a string, 2.0 a float.
+    #[test]
+    fn a_payload_is_an_object_of_its_types() {
+        let payload: toml::Table = "n = \"3\"\npower = 3\nwhole = 2.0\nnested = { x = [1, 2] }".parse().unwrap();
+        let args = vec![("payload".to_string(), FieldValue::Table(payload))];
+        let command = Command { kind: "Emit".into(), source: "s".into(), args };
+        let line = event_json(&Event::new(0, Ticks(0), None, EventKind::Command(Box::new(command))), None);
+        assert!(line.ends_with(r#""payload":{"n":"3","nested":{"x":[1,2]},"power":3,"whole":2.0}}"#), "{line}");
+        let parsed: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let payload = &parsed["payload"];
+        assert!(payload["n"].is_string() && payload["power"].is_i64() && payload["whole"].is_f64(), "{payload}");
     }
 }

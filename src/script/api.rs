@@ -740,9 +740,36 @@ pub(crate) fn event_table(lua: &Lua, event: &Event, actor: Option<&str>) -> mlua
             FieldValue::Int(n) => table.set(key, n)?,
             FieldValue::Number(x) | FieldValue::Given(x) => table.set(key, x)?,
             FieldValue::List(items) => table.set(key, lua.create_sequence_from(items)?)?,
+            FieldValue::Table(fields) => table.set(key, lua_table(lua, &fields)?)?,
         }
     }
     Ok(table)
+}
+
+/// A TOML table (an `Emit`'s payload) as a Lua table with the same types: strings,
+/// integers, floats and booleans as themselves, arrays as sequences, tables as tables, and a
+/// datetime as its TOML text.
+fn lua_table(lua: &Lua, fields: &toml::Table) -> mlua::Result<Table> {
+    let table = lua.create_table_with_capacity(0, fields.len())?;
+    for (key, value) in fields {
+        table.set(key.as_str(), lua_value(lua, value)?)?;
+    }
+    Ok(table)
+}
+
+fn lua_value(lua: &Lua, value: &toml::Value) -> mlua::Result<Value> {
+    Ok(match value {
+        toml::Value::String(text) => Value::String(lua.create_string(text)?),
+        toml::Value::Integer(n) => Value::Integer(*n),
+        toml::Value::Float(x) => Value::Number(*x),
+        toml::Value::Boolean(b) => Value::Boolean(*b),
+        toml::Value::Datetime(when) => Value::String(lua.create_string(when.to_string())?),
+        toml::Value::Array(items) => {
+            let items = items.iter().map(|item| lua_value(lua, item)).collect::<mlua::Result<Vec<_>>>()?;
+            Value::Table(lua.create_sequence_from(items)?)
+        }
+        toml::Value::Table(fields) => Value::Table(lua_table(lua, fields)?),
+    })
 }
 
 /// What `bl.on` returns: a handle whose `:off()` removes listener `id` (true if it was still

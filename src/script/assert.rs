@@ -113,7 +113,14 @@ impl EventSpec {
                 }
                 Value::String(s) => s.to_string_lossy(),
                 // A list of strings (a reload's `files`), joined as the event line joins it.
-                Value::Table(t) => t.sequence_values::<String>().filter_map(Result::ok).collect::<Vec<_>>().join(","),
+                Value::Table(t) if t.raw_len() > 0 => {
+                    t.sequence_values::<String>().filter_map(Result::ok).collect::<Vec<_>>().join(",")
+                }
+                // A table of fields (an `Emit`'s payload), as the event line shows one.
+                Value::Table(t) => match toml_table(t, 0) {
+                    Some(table) => FieldValue::inline(&table),
+                    None => shown(value).unwrap_or_else(|e| e.to_string()),
+                },
                 other => number(other).map_or_else(|| format!("{other:?}"), crate::config::number),
             };
             let _ = write!(text, " {key}={shown}");
@@ -180,11 +187,44 @@ fn field_value(lua: &Lua, key: &str, value: Value) -> mlua::Result<Value> {
             lua,
             format!(
                 "bl.expect_event: `{key}` takes a string or a number, as an event's fields are (or a list of \
-                 strings, as a reload's `files`), got {}; e.g. {key} = \"walk\"",
+                 strings, as a reload's `files`, or a table, as an `Emit`'s `payload`), got {}; e.g. {key} = \"walk\"",
                 shown(&other)?
             ),
         )),
     }
+}
+
+/// Tables nested deeper than this in a spec are not shown as TOML (a table can hold itself).
+const MAX_DEPTH: usize = 16;
+
+/// A spec's table of fields as TOML, to show it as an event line shows a payload: a
+/// sequence as an array, string keys as a table; `None` for what TOML cannot hold.
+fn toml_table(t: &Table, depth: usize) -> Option<toml::Table> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let field = |pair: mlua::Result<(Value, Value)>| match pair.ok()? {
+        (Value::String(key), value) => Some((key.to_str().ok()?.to_string(), toml_value(&value, depth + 1)?)),
+        _ => None,
+    };
+    t.pairs::<Value, Value>().map(field).collect()
+}
+
+fn toml_value(value: &Value, depth: usize) -> Option<toml::Value> {
+    Some(match value {
+        Value::String(s) => toml::Value::String(s.to_str().ok()?.to_string()),
+        Value::Integer(n) => toml::Value::Integer(*n),
+        Value::Number(x) => toml::Value::Float(*x),
+        Value::Boolean(b) => toml::Value::Boolean(*b),
+        Value::Table(t)
+            if depth <= MAX_DEPTH && t.raw_len() > 0 && t.pairs::<Value, Value>().count() == t.raw_len() =>
+        {
+            let items = t.sequence_values::<Value>().map(|item| toml_value(&item.ok()?, depth + 1));
+            toml::Value::Array(items.collect::<Option<_>>()?)
+        }
+        Value::Table(t) => toml::Value::Table(toml_table(t, depth)?),
+        _ => return None,
+    })
 }
 
 /// A value a spec was given, as an error shows it: strings quoted, tables as Lua writes them.
@@ -236,8 +276,41 @@ fn field_equals(field: &FieldValue, wanted: &Value) -> bool {
         (FieldValue::List(items), Value::Table(t)) => {
             t.sequence_values::<String>().collect::<mlua::Result<Vec<_>>>().is_ok_and(|wanted| wanted == *items)
         }
+        (FieldValue::Table(table), Value::String(s)) => s.to_str().is_ok_and(|s| *s == FieldValue::inline(table)),
+        (FieldValue::Table(table), Value::Table(t)) => table_equals(table, t),
         (FieldValue::Int(n), other) => number(other) == Some(*n as f64),
-        (FieldValue::Number(x) | FieldValue::Given(x), other) => number(other).is_some_and(|y| (x - y).abs() <= 1e-9),
+        (FieldValue::Number(x) | FieldValue::Given(x), other) => near(*x, other),
+        _ => false,
+    }
+}
+
+fn near(x: f64, wanted: &Value) -> bool {
+    number(wanted).is_some_and(|y| (x - y).abs() <= 1e-9)
+}
+
+/// A table of fields (an `Emit`'s payload) equals a Lua table with the same keys and equal
+/// values, compared as Lua would: a string only a string (`"3"` is not 3), numbers by value
+/// (3 is 3.0), a datetime its TOML text, an array a sequence.
+fn table_equals(table: &toml::Table, wanted: &Table) -> bool {
+    wanted.pairs::<Value, Value>().count() == table.len()
+        && table.iter().all(|(key, value)| wanted.raw_get::<Value>(key.as_str()).is_ok_and(|w| data_equals(value, &w)))
+}
+
+fn data_equals(value: &toml::Value, wanted: &Value) -> bool {
+    match (value, wanted) {
+        (toml::Value::String(text), Value::String(w)) => w.to_str().is_ok_and(|w| *w == **text),
+        (toml::Value::Datetime(when), Value::String(w)) => w.to_str().is_ok_and(|w| *w == when.to_string()),
+        (toml::Value::Integer(n), other) => number(other) == Some(*n as f64),
+        (toml::Value::Float(x), other) => near(*x, other),
+        (toml::Value::Boolean(b), Value::Boolean(w)) => b == w,
+        (toml::Value::Array(items), Value::Table(t)) => {
+            t.pairs::<Value, Value>().count() == items.len()
+                && items
+                    .iter()
+                    .enumerate()
+                    .all(|(i, item)| t.raw_get::<Value>(i + 1).is_ok_and(|w| data_equals(item, &w)))
+        }
+        (toml::Value::Table(table), Value::Table(t)) => table_equals(table, t),
         _ => false,
     }
 }

@@ -251,10 +251,7 @@ impl Lifecycle {
             (TaskKind::MovementLock, Phase::Finish | Phase::Interrupt) => ("ReleaseMovementLock", Vec::new()),
             (TaskKind::Emit { name, payload }, Phase::Begin) => {
                 let mut args = vec![arg("name", name)];
-                if !payload.is_empty() {
-                    let payload: Vec<String> = payload.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    args.push(arg("payload", &payload.join(",")));
-                }
+                args.extend(payload.iter().map(|p| ("payload".to_string(), FieldValue::Table(p.clone()))));
                 ("Emit", args)
             }
             _ => return None,

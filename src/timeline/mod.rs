@@ -70,8 +70,9 @@ pub enum TaskKind {
     ApplyHit { hit_profile: String },
     /// Begin acquires the target's movement lock; Finish and Interrupt release it.
     MovementLock,
-    /// Begin: a command named `name` with a payload, for Lua to act on (`bl.on("command")`).
-    Emit { name: String, payload: Vec<(String, String)> },
+    /// Begin: a command named `name` for Lua to act on (`bl.on("command")`), with the
+    /// payload table as the config gave it, if it gave one.
+    Emit { name: String, payload: Option<toml::Table> },
 }
 
 impl TaskKind {

@@ -4,7 +4,7 @@ bl.load("tasks.toml")
 local function show(filter)
   for _, e in ipairs(bl.events(filter)) do
     print(string.format("  frame %d local %s %-18s %-10s %s%s", e.frame, tostring(e.local_frame or "-"), e.kind,
-      e.clip or e.type or e.timeline or "", e.source or "", e.payload and (" payload " .. e.payload) or ""))
+      e.clip or e.type or e.timeline or "", e.source or "", e.payload and (" payload eye=" .. e.payload.eye) or ""))
   end
 end
 
