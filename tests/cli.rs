@@ -309,7 +309,7 @@ fn goldens_hold_from_any_folder_and_any_spelling_of_the_path() {
 }
 
 #[test]
-fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
+fn partition_check_agrees_on_the_tour_and_finds_a_difference_that_giant_steps_make() {
     let ok = blendlab(&["run", "--partition-check", "scripts/tour.lua"]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
     assert!(
@@ -317,19 +317,49 @@ fn partition_check_agrees_on_the_tour_and_reports_a_held_error() {
         "{}",
         text(&ok.stdout)
     );
-    let differs = blendlab(&["run", "--partition-check", "tests/partition/held_error.lua"]);
+    // Steps shorter than half a tick: as written each is lost, merged they move the clock.
+    let differs = blendlab(&["run", "--partition-check", "tests/partition/sub_tick_steps.lua"]);
     assert_eq!(differs.status.code(), Some(1));
     let stderr = text(&differs.stderr);
-    assert!(stderr.contains("giant steps change the result: the script ends differently"), "{stderr}");
-    assert!(stderr.contains("steps as written: error: tests/partition/held_error.lua:4: boom"), "{stderr}");
+    assert!(stderr.contains("giant steps change the result: the clock ends differently"), "{stderr}");
+    assert!(stderr.contains("steps as written: frame 0, t=0.000000 s\n  giant steps: frame 1,"), "{stderr}");
     // Plans that agree on a script that fails: the check fails as `run` of it does.
     let fails = blendlab(&["run", "--partition-check", "tests/scripts/expect_failure.lua"]);
     assert_eq!(fails.status.code(), Some(1));
     let stderr = text(&fails.stderr);
     assert!(
-        stderr.contains("giant steps, but every run fails: tests/scripts/expect_failure.lua:7: expectation"),
+        stderr.contains(
+            "giant steps (no `bl.step` to merge), but every run fails: tests/scripts/expect_failure.lua:7: expectation"
+        ),
         "{stderr}"
     );
+}
+
+#[test]
+fn giant_steps_hold_no_step_a_listener_or_a_callback_could_see() {
+    // Plain Lua between the steps reads what a listener and a callback fill: the steps they
+    // could see run as written, the others merge, and the plans agree.
+    let ok = blendlab(&["run", "--partition-check", "tests/partition/listener_fills_state.lua"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    let rule = "steps merge only with no `bl` call between them, no `bl.on` listener registered and no `bl.at` \
+                callback due in them";
+    assert!(
+        text(&ok.stdout).ends_with(&format!("giant steps (4 of 8 steps merged: {rule})\n")),
+        "{}",
+        text(&ok.stdout)
+    );
+    // A callback's error escapes the step whose frames run it, never a later `pcall`.
+    let fails = blendlab(&["run", "--partition-check", "tests/partition/callback_error.lua"]);
+    assert_eq!(fails.status.code(), Some(1));
+    let stderr = text(&fails.stderr);
+    assert!(stderr.contains("giant steps (0 of 2 steps merged: "), "{stderr}");
+    assert!(stderr.contains("but every run fails: tests/partition/callback_error.lua:6: boom"), "{stderr}");
+    // A script with a listener still gets the other plans.
+    let differs = blendlab(&["run", "--partition-check", "tests/partition/speed_in_listener.lua"]);
+    assert_eq!(differs.status.code(), Some(1));
+    let stderr = text(&differs.stderr);
+    assert!(stderr.contains("frame-by-frame steps change the result: event 7 differs"), "{stderr}");
+    assert!(stderr.contains("the cause: bl.speed(2) in frame 60, t=1.000000 s, from inside a frame"), "{stderr}");
 }
 
 #[test]
@@ -344,10 +374,8 @@ fn partition_check_runs_held_steps_before_os_exit() {
     let fails = blendlab(&["run", "--partition-check", script, "4"]);
     assert_eq!(fails.status.code(), Some(1));
     let stderr = text(&fails.stderr);
-    assert!(
-        stderr.contains("giant steps, but every run fails: tests/partition/exit_after_step.lua:7: os.exit(4)"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("giant steps (0 of 1 step merged: "), "{stderr}");
+    assert!(stderr.contains("), but every run fails: tests/partition/exit_after_step.lua:7: os.exit(4)"), "{stderr}");
 }
 
 #[test]

@@ -1,21 +1,33 @@
 //! `blendlab run --partition-check`: a script's result must not depend on how its clock
 //! steps are cut up. The host option [`StepPlan`] changes how `bl.step(dt)` plans its frames
-//! — as written, one frame's worth at a time, seeded pseudo-random pieces, or one giant step
-//! that waits until the script next looks at anything — and [`partition_check`] runs the
-//! script once per plan and compares the event logs, the final clock (frame and time) and
-//! the final weights and local times (numbers within [`TOLERANCE`]). A `bl.pause` or
-//! `bl.speed` from inside a frame counts from the next step only, so it is named as the
-//! cause of a difference. Scripts are not edited: only `bl.step` changes. Every
-//! run is held to the same [`Confinement`]; one that its timeout stops ends the check.
+//! — as written, one frame's worth at a time, seeded pseudo-random pieces, or giant steps —
+//! and [`partition_check`] runs the script once per plan and compares the event logs, the
+//! final clock (frame and time) and the final weights and local times (numbers within
+//! [`TOLERANCE`]). A `bl.pause` or `bl.speed` from inside a frame counts from the next step
+//! only, so it is named as the cause of a difference. Scripts are not edited: only `bl.step`
+//! changes. Every run is held to the same [`Confinement`]; one that its timeout stops ends
+//! the check.
+//!
+//! The giant plan tests that one long clock step gives what the steps as written give. It
+//! cannot know the steps to come, so it holds each step until the script next calls `bl`
+//! (any function but `bl.step`, a handle method, `os.exit`) or ends, and runs the held steps
+//! as one: the script's plain Lua between them runs before their frames rather than after.
+//! That is sound only while no Lua of the script runs in those frames, so a step is held
+//! only while no `bl.on` listener is registered and no `bl.at` callback falls due in the held
+//! frames: a listener or a callback could fill a table that the Lua between the steps reads
+//! (collect events, then assert), or read what that Lua writes. Any other step runs as
+//! written, after the steps held before it; the other plans still cut it. So no difference
+//! comes of the Lua between held steps running early, and the plan still catches one
+//! between a long step and several wherever it merges (`tests/partition/sub_tick_steps.lua`);
+//! the summary says how many steps it merged, so a script that gave it little to merge shows.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use mlua::{Lua, Table};
 
 use super::api::{INTERNAL_CHUNKS, PRELUDE_NAME, located, run_frames};
 use super::headless::{last_error, run_captured};
-use super::{Confinement, Host, Shared};
+use super::{Confinement, Host, HostState, Shared};
 use crate::event::{Event, EventLog, FieldValue};
 use crate::report::{Style, event_line};
 use crate::session::Session;
@@ -35,9 +47,12 @@ pub enum StepPlan {
     /// `dt` cut at 1 to 7 pseudo-random points drawn from `seed` (splitmix64).
     Random { seed: u64 },
     /// Steps wait, adding up, until the script calls anything else of `bl` (or a handle
-    /// method), then run as one clock step — or one by one, if together they would exceed
-    /// the catch-up budget. A step inside the script's `pcall` runs at once (after those
-    /// waiting), so an error it raises stays where the script catches it.
+    /// method), then run as one clock step — while no Lua of the script can run in their
+    /// frames (see the module docs): a step that a `bl.on` listener or a due `bl.at`
+    /// callback could see, or that would take the held ones over the catch-up budget, runs
+    /// as written, after those waiting. So does a step inside the script's `pcall`, so that
+    /// an error its frames raise (an inputs trigger's, the watchdog's) stays where the
+    /// script catches it.
     Giant,
 }
 
@@ -61,12 +76,19 @@ impl StepPlan {
     }
 }
 
-/// A host's stepping state: its plan, the random generator and the steps a giant plan holds.
+/// A host's stepping state: its plan, the random generator and, under a giant plan, the
+/// steps it holds and how many it merged.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Steps {
     plan: StepPlan,
     rng: u64,
-    pending: Vec<f64>,
+    /// How many steps a giant plan holds, and their seconds added up.
+    held: usize,
+    held_seconds: f64,
+    /// Under a giant plan: the `bl.step` calls, and those that ran as one clock step with
+    /// another.
+    calls: usize,
+    merged: usize,
 }
 
 /// splitmix64: a small, well-mixed generator, the same numbers on every machine.
@@ -117,12 +139,15 @@ pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
         return clock_step(lua, state, dt);
     }
     if plan == StepPlan::Giant {
-        if protected(lua) {
-            flush(lua, state)?;
-            return clock_step(lua, state, dt);
+        state.borrow_mut().steps.calls += 1;
+        if !protected(lua) && unseen(&state.borrow(), dt) {
+            let steps = &mut state.borrow_mut().steps;
+            steps.held += 1;
+            steps.held_seconds += dt;
+            return Ok(());
         }
-        state.borrow_mut().steps.pending.push(dt);
-        return Ok(());
+        flush(lua, state)?;
+        return clock_step(lua, state, dt);
     }
     let pieces = {
         let mut host = state.borrow_mut();
@@ -130,6 +155,21 @@ pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
         pieces(plan, dt, rate, &mut host.steps.rng)
     };
     pieces.into_iter().try_for_each(|piece| clock_step(lua, state, piece))
+}
+
+/// Whether the steps a giant plan holds and one of `dt` may run as one clock step after the
+/// script's Lua between them: no Lua of the script runs in their frames — no `bl.on`
+/// listener is registered, no `bl.at` callback falls due — and the clock takes them as one
+/// step (within the catch-up budget). Listeners and callbacks change only through `bl`
+/// calls, which run the held steps first, so what holds here holds until they run.
+fn unseen(host: &HostState, dt: f64) -> bool {
+    if !host.listeners.is_empty() {
+        return false;
+    }
+    let mut clock = host.session.clock().clone();
+    let Ok(frames) = clock.plan_step(host.steps.held_seconds + dt) else { return false };
+    let last = Ticks::of_frame(*frames.end(), clock.rate());
+    frames.is_empty() || host.callbacks.values().all(|c| Ticks::from_secs(c.time).is_ok_and(|due| due > last))
 }
 
 /// Whether the running `bl` function was called under a `pcall` or `xpcall` of the script: a
@@ -158,19 +198,18 @@ fn clock_step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
     run_frames(lua, state, frames)
 }
 
-/// Runs the steps a giant plan holds: as one clock step when the catch-up budget allows,
-/// else one by one.
+/// Runs the steps a giant plan holds as one clock step ([`unseen`] saw that the clock takes
+/// them as one).
 fn flush(lua: &Lua, state: &Shared) -> mlua::Result<()> {
-    let pending = std::mem::take(&mut state.borrow_mut().steps.pending);
-    if pending.is_empty() {
-        return Ok(());
-    }
-    let total: f64 = pending.iter().sum();
-    let planned = state.borrow_mut().session.plan_step(total);
-    match planned {
-        Ok(frames) => run_frames(lua, state, frames),
-        Err(_) => pending.into_iter().try_for_each(|dt| clock_step(lua, state, dt)),
-    }
+    let seconds = {
+        let steps = &mut state.borrow_mut().steps;
+        let held = std::mem::take(&mut steps.held);
+        if held > 1 {
+            steps.merged += held;
+        }
+        (held > 0).then(|| std::mem::take(&mut steps.held_seconds))
+    };
+    seconds.map_or(Ok(()), |seconds| clock_step(lua, state, seconds))
 }
 
 /// Every function of `bl` but `step`, every handle method and `os.exit` first run held
@@ -200,7 +239,7 @@ impl Host {
             StepPlan::Random { seed } => seed,
             _ => 0,
         };
-        self.state.borrow_mut().steps = Steps { plan, rng: seed, pending: Vec::new() };
+        self.state.borrow_mut().steps = Steps { plan, rng: seed, ..Steps::default() };
         if plan == StepPlan::Giant {
             let state = self.state.clone();
             let flush = self.lua.create_function(move |lua, ()| flush(lua, &state))?;
@@ -228,6 +267,9 @@ struct Outcome {
     finals: Vec<(String, f64, f64)>,
     /// The first `bl.pause` or `bl.speed` from inside a frame that changed the clock.
     clock_changed_inside_frame: Option<String>,
+    /// Under a giant plan: how many `bl.step` calls ran as one clock step with another, and
+    /// how many there were.
+    merged: (usize, usize),
 }
 
 /// The run of `script` under `plan`; `Err` when `--timeout` stopped it (its error).
@@ -244,12 +286,17 @@ fn run(script: &Path, args: &[String], plan: StepPlan, confinement: Confinement)
         return Err(format!("{}: the run with {} did not end: {error}", script.display(), plan.describe()));
     }
     let clock_changed_inside_frame = host.state.borrow().clock_changed_inside_frame.clone();
+    let merged = {
+        let steps = &host.state.borrow().steps;
+        (steps.merged, steps.calls)
+    };
     Ok(host.with_session(|session| Outcome {
         error: error.map(|e| format!("error: {e}")),
         events: session.events().clone(),
         clock: (session.clock().frame(), session.clock().time()),
         finals: finals(session),
         clock_changed_inside_frame,
+        merged,
     }))
 }
 
@@ -348,8 +395,22 @@ fn difference(reference: &Outcome, other: &Outcome, name: &str) -> Option<String
         })
 }
 
+/// How many steps a giant plan merged, in words, with the rule when it did not merge them all.
+fn merged((merged, calls): (usize, usize)) -> String {
+    match calls {
+        0 => "no `bl.step` to merge".into(),
+        _ if merged == calls => format!("{merged} of {} merged", crate::report::count(calls, "step")),
+        _ => format!(
+            "{merged} of {} merged: steps merge only with no `bl` call between them, no `bl.on` listener \
+             registered and no `bl.at` callback due in them",
+            crate::report::count(calls, "step")
+        ),
+    }
+}
+
 /// Runs `script` under every plan of [`StepPlan::CHECKED`], each run held to
-/// `confinement`, and compares each with the run as written. `Ok` holds the summary line;
+/// `confinement`, and compares each with the run as written. `Ok` holds the summary line
+/// (with how many steps the giant plan merged);
 /// `Err` the first difference found, the run that its timeout stopped, or — when the plans
 /// agree but every run ends with an error — the summary with that error: the script fails,
 /// and a check of it fails as `blendlab run` of it does.
@@ -357,7 +418,7 @@ pub fn partition_check(script: &Path, args: &[String], confinement: Confinement)
     // A script that cannot be read has no runs to compare.
     std::fs::File::open(script).map_err(|e| format!("{}: cannot read the script: {e}", script.display()))?;
     let reference = run(script, args, StepPlan::AsWritten, confinement)?;
-    let mut out = String::new();
+    let mut names = Vec::new();
     for plan in StepPlan::CHECKED {
         let name = plan.describe();
         let other = run(script, args, plan, confinement)?;
@@ -372,10 +433,12 @@ pub fn partition_check(script: &Path, args: &[String], confinement: Confinement)
             });
             return Err(format!("{}: {name} change the result: {difference}{cause}", script.display()));
         }
+        names.push(match plan {
+            StepPlan::Giant => format!("{name} ({})", merged(other.merged)),
+            _ => name,
+        });
     }
-    let names: Vec<String> = StepPlan::CHECKED.iter().map(|p| p.describe()).collect();
-    let _ = write!(
-        out,
+    let out = format!(
         "{}: {}, the final clock and {} agree with {}",
         script.display(),
         crate::report::count(reference.events.len(), "event"),
