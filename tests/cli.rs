@@ -363,7 +363,7 @@ fn giant_steps_hold_no_step_a_listener_or_a_callback_could_see() {
 }
 
 #[test]
-fn partition_check_runs_held_steps_before_os_exit() {
+fn partition_check_runs_held_steps_before_os_exit_and_handle_methods() {
     // `os.exit(0)` after a step: the giant plan's held step runs before the exit, so the
     // plans agree, and an exit with 0 is no error.
     let script = "tests/partition/exit_after_step.lua";
@@ -376,6 +376,9 @@ fn partition_check_runs_held_steps_before_os_exit() {
     let stderr = text(&fails.stderr);
     assert!(stderr.contains("giant steps (0 of 1 step merged: "), "{stderr}");
     assert!(stderr.contains("), but every run fails: tests/partition/exit_after_step.lua:7: os.exit(4)"), "{stderr}");
+    // So does the method of a `bl.inputs` handle (or a `bl.on` one) called after a step.
+    let stop = blendlab(&["run", "--partition-check", "tests/partition/stop_after_step.lua"]);
+    assert_eq!(stop.status.code(), Some(0), "{}", text(&stop.stderr));
 }
 
 #[test]

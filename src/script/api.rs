@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use mlua::{FromLua, Function, Lua, MultiValue, Table, Value, Variadic};
 
 use super::actor::Handle;
-use super::{Listener, Shared, load_configs};
+use super::{HostState, Listener, Shared, load_configs};
 use crate::config::{number, suggestion};
 use crate::event::{Event, EventFilter, FieldValue};
 use crate::report::event_line;
@@ -775,22 +775,33 @@ fn lua_value(lua: &Lua, value: &toml::Value) -> mlua::Result<Value> {
 /// What `bl.on` returns: a handle whose `:off()` removes listener `id` (true if it was still
 /// there) and that prints as what it is (`bl.on listener #2 for signal`).
 fn listener_handle(lua: &Lua, state: &Shared, id: u64, kind: &str) -> mlua::Result<Table> {
-    let s = state.clone();
-    let off = lua.create_function(move |_, _: MultiValue| {
-        let mut host = s.borrow_mut();
+    let off = move |host: &mut HostState| {
         let before = host.listeners.len();
         host.listeners.retain(|l| l.id != id);
-        Ok(host.listeners.len() < before)
-    })?;
+        host.listeners.len() < before
+    };
     let shown = format!("bl.on listener #{id} for {kind} (:off() removes it)");
-    let handle = handle(lua, ("off", off), shown, id)?;
+    let handle = handle(lua, state, ("off", off), shown, id)?;
     handle.set("kind", kind)?;
     Ok(handle)
 }
 
 /// A handle table for Lua (`bl.on`'s, `bl.inputs`'): field `id`, one method, and `shown` as
-/// what it prints as. The caller adds its other fields.
-pub(crate) fn handle(lua: &Lua, (name, method): (&str, Function), shown: String, id: u64) -> mlua::Result<Table> {
+/// what it prints as. The caller adds its other fields. The method first runs the steps a
+/// giant step plan holds, as every `bl` function does: the script as written ran them
+/// before it.
+pub(crate) fn handle(
+    lua: &Lua,
+    state: &Shared,
+    (name, method): (&str, impl Fn(&mut HostState) -> bool + 'static),
+    shown: String,
+    id: u64,
+) -> mlua::Result<Table> {
+    let s = state.clone();
+    let method = lua.create_function(move |lua, _: MultiValue| {
+        super::partition::run_held_steps(lua, &s)?;
+        Ok(method(&mut s.borrow_mut()))
+    })?;
     let meta = lua.create_table()?;
     meta.set("__index", lua.create_table_from([(name, method)])?)?;
     meta.set("__tostring", lua.create_function(move |_, _: Value| Ok(shown.clone()))?)?;

@@ -11,10 +11,10 @@
 //! rest of their parameters as before. Each take-over is a `warning` event, so that a set an
 //! input would otherwise have overwritten at the next frame never goes silently.
 
-use mlua::{Lua, MultiValue, Table, Value};
+use mlua::{Lua, Table, Value};
 
-use super::Shared;
 use super::api::{actor_of, located, warn_located};
+use super::{HostState, Shared};
 use crate::config::suggestion;
 use crate::graph::Source;
 use crate::input::{InputDef, TriggerAction};
@@ -205,15 +205,13 @@ fn refuse_triggers_that_cannot_run(lua: &Lua, session: &Session, actor: ActorId,
 /// still playing; the parameters keep the values they were given last) and that prints as
 /// what it is.
 fn inputs_handle(lua: &Lua, state: &Shared, id: u64, name: &str, actor: &str) -> mlua::Result<Table> {
-    let s = state.clone();
-    let stop = lua.create_function(move |_, _: MultiValue| {
-        let mut host = s.borrow_mut();
+    let stop = move |host: &mut HostState| {
         let before = host.inputs.len();
         host.inputs.retain(|a| a.id != id);
-        Ok(host.inputs.len() < before)
-    })?;
+        host.inputs.len() < before
+    };
     let shown = format!("bl.inputs `{name}` #{id} on actor `{actor}` (:stop() ends it)");
-    let handle = super::api::handle(lua, ("stop", stop), shown, id)?;
+    let handle = super::api::handle(lua, state, ("stop", stop), shown, id)?;
     handle.set("name", name)?;
     handle.set("actor", actor)?;
     Ok(handle)

@@ -135,7 +135,7 @@ pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
     }
     let refused = state.borrow().session.clock().clone().plan_step(dt).is_err();
     if refused {
-        flush(lua, state)?;
+        run_held_steps(lua, state)?;
         return clock_step(lua, state, dt);
     }
     if plan == StepPlan::Giant {
@@ -146,7 +146,7 @@ pub(crate) fn step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
             steps.held_seconds += dt;
             return Ok(());
         }
-        flush(lua, state)?;
+        run_held_steps(lua, state)?;
         return clock_step(lua, state, dt);
     }
     let pieces = {
@@ -200,7 +200,7 @@ fn clock_step(lua: &Lua, state: &Shared, dt: f64) -> mlua::Result<()> {
 
 /// Runs the steps a giant plan holds as one clock step ([`unseen`] saw that the clock takes
 /// them as one).
-fn flush(lua: &Lua, state: &Shared) -> mlua::Result<()> {
+pub(crate) fn run_held_steps(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     let seconds = {
         let steps = &mut state.borrow_mut().steps;
         let held = std::mem::take(&mut steps.held);
@@ -212,8 +212,10 @@ fn flush(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     seconds.map_or(Ok(()), |seconds| clock_step(lua, state, seconds))
 }
 
-/// Every function of `bl` but `step`, every handle method and `os.exit` first run held
-/// steps: the script as written ran them before it went on, or before it exited.
+/// Every function of `bl` but `step`, every method of an actor, playback or recording and
+/// `os.exit` first run held steps: the script as written ran them before it went on, or
+/// before it exited. (The one method of a `bl.on` or `bl.inputs` handle runs them itself:
+/// see `api::handle`.)
 const GUARD: &str = r#"
 local bl, methods, flush = ...
 local function guarded(f)
@@ -242,7 +244,7 @@ impl Host {
         self.state.borrow_mut().steps = Steps { plan, rng: seed, ..Steps::default() };
         if plan == StepPlan::Giant {
             let state = self.state.clone();
-            let flush = self.lua.create_function(move |lua, ()| flush(lua, &state))?;
+            let flush = self.lua.create_function(move |lua, ()| run_held_steps(lua, &state))?;
             let bl: Table = self.lua.globals().get("bl")?;
             let methods: Table = self.lua.named_registry_value(super::actor::METHODS_KEY)?;
             let guard = self.lua.load(GUARD).set_name(PRELUDE_NAME);
@@ -253,7 +255,7 @@ impl Host {
 
     /// Runs any steps a giant plan still holds (at the end of a script).
     pub fn flush_steps(&self) -> Result<(), super::ScriptError> {
-        Ok(flush(&self.lua, &self.state)?)
+        Ok(run_held_steps(&self.lua, &self.state)?)
     }
 }
 
