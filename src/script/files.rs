@@ -1,7 +1,10 @@
 //! Files that scripts and headless runs write (CSV, SVG, JSON Lines, Graphviz, goldens):
 //! always through a temporary file beside the target and a rename, so a reader never sees
-//! half a file and a failed write leaves the old one as it was. What a write in place would
-//! respect, the rename does too: a read-only file is refused, a symbolic link is written
+//! half a file and a failed write leaves the old one as it was. The temporary file has a name
+//! of its own, made new for each write (created exclusively, never through a link already
+//! there): writers of one file at once never share it, and the last one's whole text wins; a
+//! symbolic link planted at a temporary name cannot redirect the write. What a write in place
+//! would respect, the rename does too: a read-only file is refused, a symbolic link is written
 //! through to its target (the link stays), and a file keeps its permissions. What is no file
 //! of its own — a stream or a device (`/dev/stdout`, `/dev/fd/3`, a pipe) — is written in
 //! place, appended to, as a shell redirect would: a rename over `/proc/self/fd/1` would
@@ -15,9 +18,9 @@ use mlua::Lua;
 use super::Shared;
 use super::api::{located, script_path};
 
-/// Writes `text` to a temporary file beside the file `path` names (through a symbolic link,
-/// the file it points to), then renames it over that file, which keeps its permissions; a
-/// read-only file is refused; a stream or a device ([`is_stream`]) is appended to in place.
+/// Writes `text` to a new temporary file beside the file `path` names (through a symbolic
+/// link, the file it points to), then renames it over that file, which keeps its permissions;
+/// a read-only file is refused; a stream or a device ([`is_stream`]) is appended to in place.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     if is_stream(path) {
         return std::fs::OpenOptions::new().append(true).open(path)?.write_all(text.as_bytes());
@@ -33,13 +36,19 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         return Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the file is read-only"));
     }
     let name = target.file_name().ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let temporary = target.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    let written = std::fs::write(&temporary, text)
-        .and_then(|()| existing.map_or(Ok(()), |m| std::fs::set_permissions(&temporary, m.permissions())))
-        .and_then(|()| std::fs::rename(&temporary, &target));
-    written.inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
+    let folder = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let prefix = format!(".{}.", name.to_string_lossy());
+    // Created only where nothing is (a link at the name is not followed; a name taken is
+    // retried with another), as `std::fs::write` creates a file (0666 less the umask, not
+    // 0600) and failing with the system's own error, as a write in place would. Dropped on an
+    // error, the temporary file is removed.
+    let create = |path: &Path| std::fs::OpenOptions::new().write(true).create_new(true).open(path);
+    let mut temporary = tempfile::Builder::new().prefix(&prefix).suffix(".tmp").make_in(folder, create)?;
+    if let Some(m) = existing {
+        temporary.as_file().set_permissions(m.permissions())?;
+    }
+    temporary.as_file_mut().write_all(text.as_bytes())?;
+    temporary.persist(&target).map(drop).map_err(|e| e.error)
 }
 
 /// Whether `path` is no file of its own: under `/dev` or `/proc`, a link into them (`/dev/stdout`
@@ -94,6 +103,12 @@ mod tests {
         let refused = write_atomically(&locked, "new\n").unwrap_err();
         assert_eq!(refused.to_string(), "the file is read-only");
         assert_eq!((std::fs::read_to_string(&locked).unwrap().as_str(), mode(&locked)), ("old\n", 0o444));
+        // A new file gets what a plain write gives it (0666 less the umask), not 0600.
+        std::fs::write(dir.join("plain.csv"), "").unwrap();
+        write_atomically(&dir.join("new.csv"), "new\n").unwrap();
+        assert_eq!(mode(&dir.join("new.csv")), mode(&dir.join("plain.csv")));
+        std::fs::remove_file(dir.join("plain.csv")).unwrap();
+        std::fs::remove_file(dir.join("new.csv")).unwrap();
         // A file keeps its permissions.
         let private = dir.join("private.csv");
         std::fs::write(&private, "old\n").unwrap();
@@ -123,6 +138,45 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&log).unwrap(), "before\nafter\n");
         std::fs::remove_file(&stream).unwrap();
         std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_link_at_a_temporary_name_redirects_nothing() {
+        let dir = scratch("planted");
+        // The name the temporary file once always had, planted as a link to a file elsewhere.
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keys\n").unwrap();
+        let planted = dir.join(".a.out.tmp");
+        symlink(&victim, &planted).unwrap();
+        write_atomically(&dir.join("a.out"), "golden\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keys\n");
+        assert_eq!(std::fs::read_link(&planted).unwrap(), victim);
+        let written = std::fs::symlink_metadata(dir.join("a.out")).unwrap();
+        assert!(written.is_file());
+        assert_eq!(std::fs::read_to_string(dir.join("a.out")).unwrap(), "golden\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writers_of_one_file_at_once_all_succeed_and_one_whole_text_wins() {
+        let dir = scratch("writers");
+        let path = dir.join("shared.csv");
+        // Texts long enough that a write takes more than one system call.
+        let texts: Vec<String> = (0..8).map(|n| format!("{n}\n").repeat(100_000)).collect();
+        std::thread::scope(|scope| {
+            for text in &texts {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..10 {
+                        write_atomically(path, text).unwrap();
+                    }
+                });
+            }
+        });
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(texts.contains(&written), "a text no writer wrote whole ({} bytes)", written.len());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "a temporary file was left behind");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
