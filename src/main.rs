@@ -124,8 +124,8 @@ struct ConfinementArgs {
     /// Stop the script with an error when its Lua state needs more memory (64M, 512K, 1G).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     max_memory: Option<usize>,
-    /// No os, io, debug, dofile, loadfile or C modules; require, bl.load and exports only
-    /// inside the script's folder.
+    /// No os, io, debug, dofile, loadfile or C modules; require, bl.load, exports and
+    /// --bless only inside the script's folder.
     #[arg(long)]
     sandbox: bool,
 }

@@ -103,6 +103,49 @@ fn a_symbolic_link_out_of_the_folder_is_outside() {
 }
 
 #[test]
+fn no_write_of_a_sandboxed_run_leaves_the_folder_through_a_link() {
+    use std::os::unix::fs::symlink;
+    let dir = common::scratch("sandbox-writes");
+    let (repo, secret) = (dir.join("repo"), dir.join("secret"));
+    std::fs::create_dir_all(dir.join("elsewhere/deep")).unwrap();
+    std::fs::create_dir(&repo).unwrap();
+    std::fs::write(&secret, "keys\n").unwrap();
+    // An export named by the script, a link out: to a file, to nothing yet, `..` after a link.
+    symlink("../secret", repo.join("out.jsonl")).unwrap();
+    symlink("../nowhere", repo.join("dangling.jsonl")).unwrap();
+    symlink("../elsewhere/deep", repo.join("deep")).unwrap();
+    let exports = "for _, path in ipairs({ 'out.jsonl', 'dangling.jsonl', 'deep/../escaped.jsonl' }) do\n\
+                   \x20 print(select(2, pcall(bl.events_jsonl, path)))\n\
+                   end\n";
+    std::fs::write(repo.join("exports.lua"), exports).unwrap();
+    // A golden committed as a link out, and a link at the name temporary files once had.
+    std::fs::write(repo.join("a.lua"), "print('a')\n").unwrap();
+    symlink("../secret", repo.join("a.out")).unwrap();
+    std::fs::write(repo.join("b.lua"), "print('b')\n").unwrap();
+    symlink("../secret", repo.join(".b.out.tmp")).unwrap();
+    let out = blendlab(&["test", "--sandbox", "--bless", repo.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "a.lua: cannot write a.out: it is outside the script's folder {} once symbolic links are resolved \
+             (--sandbox)",
+            repo.canonicalize().unwrap().display()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("2 passed, 1 failed\n"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), "keys\n");
+    assert_eq!(std::fs::read_to_string(repo.join("b.out")).unwrap(), "b\n");
+    assert!(std::fs::symlink_metadata(repo.join(".b.out.tmp")).unwrap().file_type().is_symlink());
+    assert!(!dir.join("nowhere").exists() && !dir.join("elsewhere/escaped.jsonl").exists());
+    let refused = std::fs::read_to_string(repo.join("exports.out")).unwrap();
+    for path in ["out.jsonl", "dangling.jsonl", "deep/../escaped.jsonl"] {
+        assert!(refused.contains(&format!("`{path}` is outside the script's folder")), "{refused}");
+    }
+}
+
+#[test]
 fn a_golden_run_that_times_out_is_neither_compared_nor_blessed() {
     let dir = common::scratch("golden");
     let golden = dir.join("spin.out");

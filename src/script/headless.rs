@@ -231,6 +231,11 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
             let message = format!("{} is {what}, not a golden file: blessing would overwrite it", golden.display());
             return Verdict::Unchecked { message };
         }
+        if confinement.sandbox
+            && let Some(message) = outside_the_folder(golden)
+        {
+            return Verdict::Unchecked { message };
+        }
         return match write_atomically(golden, &first) {
             Ok(()) => {
                 Verdict::Blessed { lines: first.lines().count(), failure: last_error(&first).map(str::to_string) }
@@ -243,6 +248,21 @@ fn check_golden_here(script: &Path, args: &[String], golden: &Path, bless: bool,
         Ok(expected) => Verdict::Differs { expected, actual: first },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Verdict::Missing,
         Err(e) => Verdict::Unchecked { message: format!("cannot read {}: {e}", golden.display()) },
+    }
+}
+
+/// Why `golden` may not be blessed under `--sandbox`: it lies outside the script's folder
+/// (the working folder of a golden run) once symbolic links are resolved. Blessing writes
+/// only inside the folder, as the script may, so a link committed as the golden cannot carry
+/// the write elsewhere.
+fn outside_the_folder(golden: &Path) -> Option<String> {
+    let cannot = |why: String| Some(format!("cannot write {}: {why} (--sandbox)", golden.display()));
+    match std::env::current_dir().and_then(|folder| folder.canonicalize()) {
+        Ok(folder) if super::sandbox::inside(&folder, golden) => None,
+        Ok(folder) => {
+            cannot(format!("it is outside the script's folder {} once symbolic links are resolved", folder.display()))
+        }
+        Err(e) => cannot(format!("the script's folder cannot be resolved: {e}")),
     }
 }
 

@@ -45,38 +45,46 @@ pub(crate) fn restrict(lua: &Lua, root: &Path) -> mlua::Result<()> {
     lua.load(RESTRICT).set_name("=[sandbox]").call::<()>((root.display().to_string(), is_inside))
 }
 
-/// `path` with `.` and `..` resolved lexically against `base` (absolute when `base` is).
-fn lexical(base: &Path, path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in base.join(path).components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+/// Whether `path` (relative to the working directory, or absolute) lies inside `root`
+/// (absolute and canonical) once resolved as the system resolves it ([`landing`]), so a link
+/// pointing out of the folder, or a `..` after a link, does not count as inside.
+pub(crate) fn inside(root: &Path, path: &Path) -> bool {
+    landing(path).is_some_and(|landed| landed.starts_with(root))
 }
 
-/// Whether `path` (relative to the working directory, or absolute) lies inside `root`
-/// (absolute and canonical) — following symbolic links as far as the path exists, so a link
-/// pointing out of the folder does not count as inside.
-pub(crate) fn inside(root: &Path, path: &Path) -> bool {
-    let Ok(cwd) = std::env::current_dir() else { return false };
-    let full = lexical(&cwd, path);
-    // The longest existing ancestor, resolved; the rest (a file about to be written) appended.
-    let mut existing = full.as_path();
-    let mut rest = Vec::new();
-    while !existing.exists() {
-        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else { return false };
-        rest.push(name.to_owned());
-        existing = parent;
+/// Where `path` (relative to the working directory, or absolute) leads: each part in turn, a
+/// symbolic link replaced by what it points to (whether that exists or not) and `..` taken
+/// from the folder reached so far, as the system takes them — `link/..` is the folder above
+/// the link's target, not the link's own folder. Parts that do not exist yet (a file about to
+/// be written) are kept as named. `None` for a loop of links.
+fn landing(path: &Path) -> Option<PathBuf> {
+    let parts = |path: &Path| path.components().rev().map(|part| part.as_os_str().to_owned()).collect::<Vec<_>>();
+    // What is still to walk, the next part last.
+    let mut ahead = parts(&std::env::current_dir().ok()?.join(path));
+    let mut reached = PathBuf::new();
+    let mut links = 0;
+    while let Some(part) = ahead.pop() {
+        match Path::new(&part).components().next() {
+            Some(Component::CurDir) | None => {}
+            Some(Component::ParentDir) => {
+                reached.pop();
+            }
+            Some(Component::Normal(_)) => match std::fs::read_link(reached.join(&part)) {
+                Ok(target) => {
+                    // As many links as Linux follows in one path before giving up (ELOOP).
+                    links += 1;
+                    if links > 40 {
+                        return None;
+                    }
+                    ahead.extend(parts(&target));
+                }
+                Err(_) => reached.push(&part),
+            },
+            // The root (or a drive): an absolute target starts over from it.
+            Some(_) => reached.push(&part),
+        }
     }
-    let Ok(mut resolved) = existing.canonicalize() else { return false };
-    resolved.extend(rest.iter().rev());
-    resolved.starts_with(root)
+    Some(reached)
 }
 
 #[cfg(test)]
@@ -85,10 +93,38 @@ mod tests {
 
     #[test]
     fn dot_dot_is_resolved_before_the_check() {
-        assert_eq!(lexical(Path::new("/a/b"), Path::new("../c/./d")), PathBuf::from("/a/c/d"));
         let root = std::env::temp_dir().canonicalize().unwrap();
+        assert_eq!(landing(&root.join("a/../b/./c.csv")), Some(root.join("b/c.csv")));
         assert!(inside(&root, &root.join("new-file.csv")));
         assert!(!inside(&root, &root.join("../outside.csv")));
         assert!(!inside(&root, Path::new("/")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_as_the_system_follows_them() {
+        use std::os::unix::fs::symlink;
+        let base =
+            std::env::temp_dir().canonicalize().unwrap().join(format!("blendlab-landing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (folder, outside) = (base.join("folder"), base.join("outside"));
+        std::fs::create_dir_all(outside.join("deep")).unwrap();
+        std::fs::create_dir_all(&folder).unwrap();
+        symlink("../outside/deep", folder.join("deep")).unwrap();
+        symlink("../secret", folder.join("dangling.csv")).unwrap();
+        symlink(outside.join("deep"), folder.join("absolute")).unwrap();
+        symlink("loop", folder.join("loop")).unwrap();
+        symlink(".", folder.join("here")).unwrap();
+        // `..` after a link is the folder above the link's target, not the link's own folder.
+        assert_eq!(landing(&folder.join("deep/../x.csv")), Some(outside.join("x.csv")));
+        assert!(!inside(&folder, &folder.join("deep/../x.csv")));
+        // A link to nothing leads where it points; an absolute link starts over from the root.
+        assert_eq!(landing(&folder.join("dangling.csv")), Some(base.join("secret")));
+        assert_eq!(landing(&folder.join("absolute/x.csv")), Some(outside.join("deep/x.csv")));
+        assert_eq!(landing(&folder.join("loop/x.csv")), None);
+        assert!(!inside(&folder, &folder.join("loop")));
+        // A link that stays inside is inside.
+        assert!(inside(&folder, &folder.join("here/here/x.csv")));
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }
