@@ -820,6 +820,9 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         let with_extension = format!("{path}.toml");
         let hint = if Path::new(&with_extension).is_file() {
             format!("; did you mean {with_extension}?")
+        } else if !Path::new(path).exists() {
+            // `nope/`, a folder mistyped: it is not there, whatever its name ends in.
+            return Err(format!("{path}: no such file or folder"));
         } else {
             String::new()
         };
