@@ -305,6 +305,7 @@ pub fn compile(sources: &[SourceFile]) -> Compiled {
         defined_at: BTreeMap::new(),
         pending_mask_checks: Vec::new(),
         tree_children: Vec::new(),
+        unknown_motions: Vec::new(),
     };
     builder.build(&parsed);
     let Builder { mut diagnostics, snapshot, .. } = builder;
@@ -347,6 +348,17 @@ struct Builder<'a> {
     /// What each blend tree's children play, by tree id — also for locally invalid trees,
     /// which never reach the snapshot but still take part in the cycle check.
     tree_children: Vec<Vec<Motion>>,
+    /// Motions no asset has, reported once every tree and timeline is resolved
+    /// ([`Builder::report_unknown_motions`]).
+    unknown_motions: Vec<UnknownMotion>,
+}
+
+/// A motion name no asset has, in a blend tree's child or a timeline's clip: `within`, the
+/// tree or the timeline that names it.
+struct UnknownMotion {
+    file: usize,
+    name: Spanned<String>,
+    within: Asset,
 }
 
 /// A graph's timeline layer whose masks must name channels the graph has.
@@ -421,8 +433,8 @@ impl Builder<'_> {
         for (id, (_, graph)) in graphs.iter().enumerate() {
             self.snapshot.assets.insert(graph.name.clone(), Asset::Graph(id));
         }
-        for (f, tree) in &trees {
-            let children = tree.value.children().iter().map(|c| self.motion(*f, &c.motion)).collect();
+        for (id, (f, tree)) in trees.iter().enumerate() {
+            let children = tree.value.children().iter().map(|c| self.motion(*f, &c.motion, id)).collect();
             self.tree_children.push(children);
         }
         self.check_cycles(&trees);
@@ -438,6 +450,7 @@ impl Builder<'_> {
         }
         let spans: Vec<(usize, std::ops::Range<usize>)> = timelines.iter().map(|(f, t)| (*f, t.span.clone())).collect();
         self.check_timeline_cycles(&spans);
+        self.report_unknown_motions();
         self.check_timeline_sizes(&spans);
         for (f, graph) in &graphs {
             let compiled = self.graph(*f, graph);
@@ -814,7 +827,9 @@ impl Builder<'_> {
         })
     }
 
-    fn motion(&mut self, file: usize, name: &toml::Spanned<String>) -> Motion {
+    /// What a child of blend tree `tree` plays; a name no asset has is kept for
+    /// [`Builder::report_unknown_motions`].
+    fn motion(&mut self, file: usize, name: &toml::Spanned<String>, tree: TreeId) -> Motion {
         let found = self.snapshot.assets.get(name.get_ref()).copied();
         match found.map(timeline::is_blend_motion) {
             Some(Some(motion)) => motion,
@@ -831,26 +846,50 @@ impl Builder<'_> {
                 Motion::Clip(0)
             }
             None => {
-                let message = format!("unknown motion `{}`: no clip or blend tree has that name", name.get_ref());
-                self.unknown_name(file, name, Namespace::Asset, message, |b| {
-                    b.unknown_hint(name.get_ref(), b.snapshot.assets.keys().map(String::as_str))
-                });
+                self.unknown_motions.push(UnknownMotion { file, name: name.clone(), within: Asset::BlendTree(tree) });
                 Motion::Clip(0)
             }
         }
     }
 
+    /// Reports each motion no asset has ([`UnknownMotion`]), once the trees and the timelines
+    /// know what they play: its did-you-mean names only an asset that may be played there —
+    /// a clip or a blend tree, or in a timeline a timeline too — and never the tree or
+    /// timeline that names it, nor one that plays that one, directly or through others:
+    /// following the hint would make a cycle.
+    fn report_unknown_motions(&mut self) {
+        let (trees, timelines) = (self.nested_trees(), self.nested_timelines());
+        for UnknownMotion { file, name, within } in std::mem::take(&mut self.unknown_motions) {
+            let (what, cycle) = match within {
+                Asset::BlendTree(tree) => ("clip or blend tree", playing(&trees, tree)),
+                Asset::Timeline(timeline) => ("clip, blend tree or timeline", playing(&timelines, timeline)),
+                Asset::Clip(_) | Asset::Graph(_) => unreachable!("only trees and timelines play motions"),
+            };
+            let fits = |asset: &Asset| match (within, *asset) {
+                (_, Asset::Clip(_)) | (Asset::Timeline(_), Asset::BlendTree(_)) => true,
+                (Asset::BlendTree(_), Asset::BlendTree(id)) | (Asset::Timeline(_), Asset::Timeline(id)) => !cycle[id],
+                _ => false,
+            };
+            let message = format!("unknown motion `{}`: no {what} has that name", name.get_ref());
+            self.unknown_name(file, &name, Namespace::Asset, message, |b| {
+                let names = b.snapshot.assets.iter().filter(|(_, a)| fits(a)).map(|(n, _)| n.as_str());
+                b.unknown_hint(name.get_ref(), names)
+            });
+        }
+    }
+
+    /// The trees each tree's children play, by tree id, once per child.
+    fn nested_trees(&self) -> Vec<Vec<TreeId>> {
+        let nested = |children: &Vec<Motion>| {
+            children.iter().filter_map(|c| if let Motion::Tree(next) = c { Some(*next) } else { None }).collect()
+        };
+        self.tree_children.iter().map(nested).collect()
+    }
+
     /// Reports one blend-tree cycle per group of trees that contain each other (a strongly
     /// connected component, see [`find_cycles`]), at its first tree in load order, naming it.
     fn check_cycles(&mut self, trees: &[(usize, &Named<RawBlendTree>)]) {
-        let graph: Vec<Vec<usize>> = self
-            .tree_children
-            .iter()
-            .map(|children| {
-                children.iter().filter_map(|c| if let Motion::Tree(next) = c { Some(*next) } else { None }).collect()
-            })
-            .collect();
-        for cycle in find_cycles(&graph) {
+        for cycle in find_cycles(&self.nested_trees()) {
             let names: Vec<&str> = cycle.iter().map(|&t| trees[t].1.name.as_str()).collect();
             let (file, tree) = trees[cycle[0]];
             let message = format!("blend tree cycle: {} → {}", names.join(" → "), names[0]);
@@ -872,11 +911,7 @@ impl Builder<'_> {
             .iter()
             .map(|c| c.iter().filter(|m| matches!(m, Motion::Clip(_))).count() as u64)
             .collect();
-        let nested: Vec<Vec<usize>> = self
-            .tree_children
-            .iter()
-            .map(|c| c.iter().filter_map(|m| if let Motion::Tree(t) = m { Some(*t) } else { None }).collect())
-            .collect();
+        let nested = self.nested_trees();
         let sizes = nesting(&own, &nested);
         for tree in excess_roots(&sizes, &nested, |n| n.total > MAX_TREE_LEAVES) {
             let (file, named) = trees[tree];
@@ -962,6 +997,27 @@ fn nesting(own: &[u64], nested: &[Vec<usize>]) -> Vec<Nesting> {
 /// their own.
 fn excess_roots(nesting: &[Nesting], nested: &[Vec<usize>], over: impl Fn(&Nesting) -> bool) -> Vec<usize> {
     (0..nesting.len()).filter(|&n| over(&nesting[n]) && !nested[n].iter().any(|&c| over(&nesting[c]))).collect()
+}
+
+/// Which nodes of `graph` (each node's successors) reach `target`, `target` itself included.
+fn playing(graph: &[Vec<usize>], target: usize) -> Vec<bool> {
+    let mut players: Vec<Vec<usize>> = vec![Vec::new(); graph.len()];
+    for (node, nexts) in graph.iter().enumerate() {
+        for &next in nexts {
+            players[next].push(node);
+        }
+    }
+    let mut reaching = vec![false; graph.len()];
+    reaching[target] = true;
+    let mut pending = vec![target];
+    while let Some(node) = pending.pop() {
+        for &player in &players[node] {
+            if !std::mem::replace(&mut reaching[player], true) {
+                pending.push(player);
+            }
+        }
+    }
+    reaching
 }
 
 /// One cycle of each strongly connected component of a directed graph given as adjacency

@@ -198,6 +198,8 @@ const BEYOND_A_SCHEMA: &[(&str, &[&str])] = &[
             "tree_motion_is_timeline",
             "tree_motion_unknown",
             "tree_motion_unknown_far",
+            "tree_motion_unknown_hint_no_cycle",
+            "tree_motion_unknown_one_letter",
             "tree_parameter_near_miss",
         ],
     ),

@@ -407,11 +407,10 @@ impl Builder<'_> {
                 None
             }
             None => {
-                let message =
-                    format!("unknown motion `{}`: no clip, blend tree or timeline has that name", name.get_ref());
-                self.unknown_name(file, name, Namespace::Asset, message, |b| {
-                    b.unknown_hint(name.get_ref(), b.snapshot.assets.keys().map(String::as_str))
-                });
+                // The timeline being compiled joins the snapshot once compiled: its id is the
+                // number of timelines there so far.
+                let within = Asset::Timeline(self.snapshot.timelines.len());
+                self.unknown_motions.push(super::UnknownMotion { file, name: name.clone(), within });
                 None
             }
         }
@@ -810,7 +809,7 @@ impl Builder<'_> {
     }
 
     /// The timelines each timeline's clips play, by timeline id, once per clip.
-    fn nested_timelines(&self) -> Vec<Vec<TimelineId>> {
+    pub(super) fn nested_timelines(&self) -> Vec<Vec<TimelineId>> {
         let nested = |timeline: &Timeline| -> Vec<TimelineId> {
             timeline
                 .clips

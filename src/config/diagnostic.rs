@@ -138,10 +138,12 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely
-/// typo (distance ≤ max(1, len/3)); failing that, the one candidate that `word` (3 or more
-/// characters) begins, as `2d_simple` begins `2d_simple_directional`; failing that, the
-/// longest candidate (3 or more characters) that begins `word`, as `loop` begins `looping`
-/// — a known word with a suffix is too many edits away to count as a typo. Nothing for `""`.
+/// typo (distance ≤ max(1, len/3)) and keeps something of it (one letter is never suggested
+/// for another: `x` → `t` replaces the whole name, no typo); failing that, the one candidate
+/// that `word` (3 or more characters) begins, as `2d_simple` begins `2d_simple_directional`;
+/// failing that, the longest candidate (3 or more characters) that begins `word`, as `loop`
+/// begins `looping` — a known word with a suffix is too many edits away to count as a typo.
+/// Nothing for `""`.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     if word.is_empty() {
         return None;
@@ -152,7 +154,7 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
     let closest = candidates
         .iter()
         .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
-        .filter(|(d, _)| *d <= limit)
+        .filter(|(d, c)| *d <= limit && *d < word.chars().count().max(c.chars().count()))
         .min_by_key(|(d, c)| (*d, *c))
         .map(|(_, c)| c);
     let mut extended = candidates.iter().filter(|c| word.chars().count() >= 3 && c.to_lowercase().starts_with(&word));
@@ -313,6 +315,9 @@ mod tests {
         assert_eq!(did_you_mean("wakl", ["walk", "idle"]), Some("walk"));
         assert_eq!(did_you_mean("2d_simple", ["2d_simple_directional", "1d"]), Some("2d_simple_directional"));
         assert_eq!(did_you_mean("", ["t"]), None);
+        // One letter for another replaces the whole name; a letter added or dropped keeps one.
+        assert_eq!(did_you_mean("x", ["t", "y"]), None);
+        assert_eq!(did_you_mean("x", ["xs"]), Some("xs"));
         assert_eq!(did_you_mean("looping", ["length", "loop"]), Some("loop"));
         assert_eq!(did_you_mean("duration_seconds", ["duration", "dur"]), Some("duration"));
         assert_eq!(did_you_mean("type_of", ["ty", "time"]), None);
