@@ -14,7 +14,7 @@ use mlua::{Lua, Table, UserData, UserDataRef, Value};
 
 use super::Shared;
 use super::actor::weights_table;
-use super::api::located;
+use super::api::{Options, located};
 use super::files::write_for_script;
 use crate::blend::sweep::{Axis, Sweep, sweep};
 use crate::report::{sweep_csv, sweep_table};
@@ -40,6 +40,16 @@ fn number(value: &Value) -> Option<f64> {
 fn axis(lua: &Lua, parameter: String, range: [&Value; 3]) -> mlua::Result<Axis> {
     let [from, to, steps] = range.map(number);
     let (Some(from), Some(to), Some(steps)) = (from, to, steps) else { return Err(located(lua, USAGE)) };
+    // The values an actor can be given (`actor:set`): within ±MAX_NUMBER (false for NaN).
+    for (end, value) in [("from", from), ("to", to)] {
+        if value.abs() > crate::config::MAX_NUMBER || value.is_nan() {
+            let value = crate::config::number(value);
+            let message = format!(
+                "bl.sweep: `{parameter}`: `{end}` must be a number within ±1e6, as a parameter's value is, got {value}"
+            );
+            return Err(located(lua, message));
+        }
+    }
     if !(steps >= 0.0 && steps.fract() == 0.0 && steps < crate::blend::sweep::MAX_ROWS as f64) {
         let most = crate::blend::sweep::MAX_ROWS - 1;
         return Err(located(lua, format!("bl.sweep: steps must be a whole number from 0 to {most}, got {steps}")));
@@ -55,9 +65,14 @@ fn axis(lua: &Lua, parameter: String, range: [&Value; 3]) -> mlua::Result<Axis> 
     Ok(Axis { parameter, from, to, steps: steps as u64 })
 }
 
-/// `{ from, to, steps }` as an axis of `parameter`.
+/// `{ from, to, steps }` as an axis of `parameter`: those three and nothing else.
 fn grid_axis(lua: &Lua, parameter: String, range: &Value) -> mlua::Result<Axis> {
     let Value::Table(range) = range else { return Err(located(lua, USAGE)) };
+    if range.pairs::<Value, Value>().count() != 3 || range.raw_len() != 3 {
+        let given = super::pretty(&Value::Table(range.clone()))?;
+        let message = format!("bl.sweep: the range of `{parameter}` takes {{ from, to, steps }}, got {given}");
+        return Err(located(lua, message));
+    }
     let values: [Value; 3] = [range.get(1)?, range.get(2)?, range.get(3)?];
     axis(lua, parameter, [&values[0], &values[1], &values[2]])
 }
@@ -66,7 +81,8 @@ fn axes(lua: &Lua, what: Value, a: Value, b: Value, c: Value) -> mlua::Result<Ve
     match what {
         Value::String(name) => Ok(vec![axis(lua, name.to_str()?.to_string(), [&a, &b, &c])?]),
         Value::Table(names) if c.is_nil() => {
-            let (Some(x), Some(y)) = (names.get::<Option<String>>("x")?, names.get::<Option<String>>("y")?) else {
+            let names = Options::new(lua, "bl.sweep", Some(names), &["x", "y"])?;
+            let (Some(x), Some(y)) = (names.get::<String>("x")?, names.get::<String>("y")?) else {
                 return Err(located(lua, USAGE));
             };
             Ok(vec![grid_axis(lua, x, &a)?, grid_axis(lua, y, &b)?])
