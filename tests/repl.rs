@@ -372,9 +372,26 @@ fn record_takes_one_path_quoted_or_not_expands_home_and_prints_a_command_a_shell
 fn tab_completes_an_actor_name_with_spaces_quoted() {
     let home = common::scratch("repl-complete-quoted");
     let mut term = Terminal::start(&["samples/locomotion.toml"], &home);
-    term.type_line("bl.spawn('my hero', { blend_tree = 'locomotion' }) print('spawned')");
+    term.type_line("for _, name in ipairs({ 'my hero', 'myth' }) do bl.spawn(name, { blend_tree = 'locomotion' }) end");
+    term.type_line("print('spawned')");
     term.wait_for("spawned");
-    term.type_text(":graph 'my\t");
+    // Two names begin with `m`: Tab stops where they part, a second Tab lists both as typed.
+    term.type_text(":weights m\t");
+    term.wait_for(":weights my");
+    term.type_text("\t");
+    term.wait_for("'my hero'  myth");
+    term.type_text("t\t");
+    term.wait_for(":weights myth");
+    term.type_line("");
+    term.wait_for("myth · blend_tree locomotion");
+    // An opened quote is kept, and closed once the name is whole.
+    term.type_text(":graph \"m\t");
+    term.wait_for(":graph \"my");
+    term.type_text(" \t");
+    term.wait_for(":graph \"my hero\"");
+    term.type_line("");
+    term.wait_for("layer base");
+    term.type_text(":graph 'my \t");
     term.wait_for(":graph 'my hero'");
     term.type_line("");
     term.wait_for("layer base");

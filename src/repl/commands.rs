@@ -1,6 +1,8 @@
 //! The REPL's words: `:commands` (sugar over the Lua API, each with one line of help) and
 //! where Tab completion applies in a line. Pure text in, values out, so both are unit-tested.
 
+use rustyline::completion::Pair;
+
 use crate::config::suggestion;
 
 /// One of the REPL's `:commands`: sugar over the Lua API.
@@ -54,43 +56,101 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 /// character stands for itself. Quoted and bare parts next to each other make one word
 /// (`"my "hero` is `my hero`); `""` is an empty word.
 pub fn split_words(line: &str) -> Result<Vec<String>, String> {
+    match scan_words(line) {
+        (_, Some(c)) => Err(format!("a `{c}` is not closed: end the quoted word with `{c}`")),
+        (words, None) => Ok(words.into_iter().map(|(_, word)| word).collect()),
+    }
+}
+
+/// The words of `line` as [`split_words`] reads them, each with the byte it starts at, and
+/// the quote still open at the end of the line, if any (its word then runs to the end).
+fn scan_words(line: &str) -> (Vec<(usize, String)>, Option<char>) {
     let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
+    let mut word: Option<(usize, String)> = None;
+    let mut open = None;
+    let mut at = line.char_indices();
+    while let Some((start, c)) = at.next() {
         match c {
             c if c.is_whitespace() => words.extend(word.take()),
             '"' | '\'' => {
-                let word = word.get_or_insert_with(String::new);
+                let text = &mut word.get_or_insert_with(|| (start, String::new())).1;
                 loop {
-                    match chars.next() {
-                        None => return Err(format!("a `{c}` is not closed: end the quoted word with `{c}`")),
+                    match at.next().map(|(_, inner)| inner) {
+                        None => break open = Some(c),
                         Some(end) if end == c => break,
-                        Some('\\') if c == '"' => match chars.next() {
-                            Some(escaped @ ('"' | '\\')) => word.push(escaped),
-                            Some(other) => word.extend(['\\', other]),
-                            None => word.push('\\'),
+                        Some('\\') if c == '"' => match at.next().map(|(_, escaped)| escaped) {
+                            Some(escaped @ ('"' | '\\')) => text.push(escaped),
+                            Some(other) => text.extend(['\\', other]),
+                            None => text.push('\\'),
                         },
-                        Some(inner) => word.push(inner),
+                        Some(inner) => text.push(inner),
                     }
                 }
             }
-            c => word.get_or_insert_with(String::new).push(c),
+            c => word.get_or_insert_with(|| (start, String::new())).1.push(c),
         }
     }
     words.extend(word);
-    Ok(words)
+    (words, open)
+}
+
+/// Whether `c` is a character no shell treats specially (a word of them needs no quotes).
+fn plain(c: char) -> bool {
+    c.is_alphanumeric() || "_-./+,:@%=".contains(c)
 }
 
 /// `word` as a shell (and [`split_words`]) reads it back: as it is when it holds only
 /// characters no shell treats specially, else in single quotes.
 pub fn quote(word: &str) -> String {
-    let plain = |c: char| c.is_alphanumeric() || "_-./+,:@%=".contains(c);
+    quote_with(word, '\'')
+}
+
+/// `word` as it is when it holds only characters no shell treats specially, else between two
+/// `quote`s (`'` or `"`).
+fn quote_with(word: &str, quote: char) -> String {
     if !word.is_empty() && word.chars().all(plain) {
         word.to_string()
     } else {
-        format!("'{}'", word.replace('\'', r#"'"'"'"#))
+        format!("{}{quote}", opened(word, quote))
     }
+}
+
+/// `text` after an opening `quote` (`'` or `"`), written so [`split_words`] reads it back,
+/// the quote left open.
+fn opened(text: &str, quote: char) -> String {
+    if quote == '"' {
+        format!("\"{}", text.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        format!("'{}", text.replace('\'', r#"'"'"'"#))
+    }
+}
+
+/// Tab's candidates for a `:command` argument typed so far as `typed` (maybe quoted, as
+/// [`split_words`] reads it): the `names` it begins, each shown as it would be typed, quoted
+/// only if it needs it (with the quote `typed` uses, else `'`). One replaces the word with
+/// itself, closed; several replace it with the beginning they share, in a quote left open if
+/// `typed` opened one or the beginning needs one, so Tab extends the word that far and a
+/// second Tab lists them.
+pub fn argument_candidates(typed: &str, names: &[String]) -> Vec<Pair> {
+    let (words, open) = scan_words(typed);
+    let value = words.into_iter().next_back().map_or(String::new(), |(_, word)| word);
+    let quote = open.or_else(|| typed.chars().find(|c| matches!(c, '"' | '\''))).unwrap_or('\'');
+    let matching: Vec<&str> = names.iter().map(String::as_str).filter(|n| n.starts_with(&value)).collect();
+    let shared = match matching.as_slice() {
+        [] => return Vec::new(),
+        [one] => return vec![Pair { display: quote_with(one, quote), replacement: quote_with(one, quote) }],
+        [first, rest @ ..] => rest.iter().fold(*first, |shared, name| {
+            let end = shared
+                .char_indices()
+                .zip(name.chars())
+                .find(|((_, a), b)| a != b)
+                .map_or(shared.len().min(name.len()), |((i, _), _)| i);
+            &shared[..end]
+        }),
+    };
+    let replacement =
+        if open.is_some() || !shared.chars().all(plain) { opened(shared, quote) } else { shared.to_string() };
+    matching.iter().map(|name| Pair { display: quote_with(name, quote), replacement: replacement.clone() }).collect()
 }
 
 /// Parses a `:command` line; its arguments are [`split_words`]'s words.
@@ -173,7 +233,7 @@ pub fn help() -> String {
 pub enum Target {
     /// A `:command` name.
     Command { prefix: String },
-    /// An argument of a `:command`.
+    /// An argument of a `:command`; `prefix` is its word as typed so far, quotes and all.
     Argument { command: String, prefix: String },
     /// Inside a string literal: names of actors, parameters, assets, event kinds.
     Name { prefix: String },
@@ -188,8 +248,14 @@ pub fn completion_target(before: &str) -> Target {
         return match rest.split_once(char::is_whitespace) {
             None => Target::Command { prefix: before.to_string() },
             Some((command, args)) => {
-                let prefix = args.rsplit(char::is_whitespace).next().unwrap_or("").to_string();
-                Target::Argument { command: format!(":{command}"), prefix }
+                // The last word, from its start (a quoted one may hold blanks).
+                let start = match scan_words(args) {
+                    (words, open) if open.is_some() || !args.ends_with(char::is_whitespace) => {
+                        words.last().map_or(args.len(), |(start, _)| *start)
+                    }
+                    _ => args.len(),
+                };
+                Target::Argument { command: format!(":{command}"), prefix: args[start..].to_string() }
             }
         };
     }
@@ -256,6 +322,38 @@ mod tests {
             completion_target(":weights he"),
             Target::Argument { command: ":weights".into(), prefix: "he".into() }
         );
+        assert_eq!(
+            completion_target(":plot \"my h"),
+            Target::Argument { command: ":plot".into(), prefix: "\"my h".into() }
+        );
+        assert_eq!(completion_target(":plot 'a b' "), Target::Argument { command: ":plot".into(), prefix: "".into() });
+    }
+
+    #[test]
+    fn argument_completion_quotes_only_names_that_need_it() {
+        let names: Vec<String> = ["my hero", "myth", "hero", "it's", "a \"b\""].map(String::from).into();
+        let complete = |typed: &str| -> Vec<(String, String)> {
+            argument_candidates(typed, &names).into_iter().map(|p| (p.display, p.replacement)).collect()
+        };
+        let listed = |displays: &[&str], replacement: &str| -> Vec<(String, String)> {
+            displays.iter().map(|d| (d.to_string(), replacement.to_string())).collect()
+        };
+        // Several: the word grows to the beginning they share and the list shows each.
+        assert_eq!(complete("m"), listed(&["'my hero'", "myth"], "my"));
+        assert_eq!(complete("\"m"), listed(&["\"my hero\"", "myth"], "\"my"));
+        assert_eq!(complete("'m"), listed(&["'my hero'", "myth"], "'my"));
+        // One: the whole name, quoted only if it needs it.
+        assert_eq!(complete("\"my "), listed(&["\"my hero\""], "\"my hero\""));
+        assert_eq!(complete("my' "), listed(&["'my hero'"], "'my hero'"));
+        assert_eq!(complete("\"myt"), listed(&["myth"], "myth"));
+        assert_eq!(complete("h"), listed(&["hero"], "hero"));
+        assert_eq!(complete("i"), listed(&["'it'\"'\"'s'"], "'it'\"'\"'s'"));
+        assert_eq!(complete("\"a"), listed(&[r#""a \"b\"""#], r#""a \"b\"""#));
+        assert!(complete("x").is_empty());
+        // Whatever it completes reads back as the name.
+        for (_, word) in complete("\"a").into_iter().chain(complete("i")) {
+            assert!(names.contains(&split_words(&word).unwrap()[0]), "{word}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use owo_colors::OwoColorize;
-use rustyline::completion::Completer;
+use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::{Hinter, HistoryHinter};
@@ -97,9 +97,9 @@ struct ReplHelper {
 const COMPLETION_WAIT: Duration = Duration::from_millis(500);
 
 impl Completer for ReplHelper {
-    type Candidate = String;
+    type Candidate = Pair;
 
-    fn complete(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+    fn complete(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let (reply, answer) = mpsc::channel();
         let line = strip_continuation(line);
         let pos = pos.min(line.len());

@@ -27,6 +27,7 @@ use std::time::{Instant, SystemTime};
 
 use owo_colors::OwoColorize;
 use rustyline::ExternalPrinter;
+use rustyline::completion::Pair;
 
 use crate::event::KIND_NAMES;
 use crate::report::{Style, event_line, graph_view, reload_failure, sparklines, weight_table};
@@ -36,7 +37,7 @@ use crate::session::Session;
 use crate::watch::Watcher;
 
 pub use commands::{COMMANDS, Command, Target, completion_target, help, parse_command};
-use commands::{HISTORY_FRAMES, KEYWORDS, quote};
+use commands::{HISTORY_FRAMES, KEYWORDS, argument_candidates, quote};
 use editor::compiles;
 pub use editor::strip_continuation;
 use transcript::{Code, Entry, interrupted, relative_path, replay_script, replay_stops_inside};
@@ -63,7 +64,7 @@ pub enum Message {
     /// is reported, as the standalone `lua` does.
     Unfinished(String),
     /// Tab completion for `line` at byte `pos`: the start of the word and the candidates.
-    Complete { line: String, pos: usize, reply: Sender<(usize, Vec<String>)> },
+    Complete { line: String, pos: usize, reply: Sender<(usize, Vec<Pair>)> },
     /// Watched files changed (debounced), by loaded name.
     Changed(Vec<String>),
     /// Ctrl-C's signal came with plain input (where Ctrl-C is always a signal).
@@ -723,12 +724,14 @@ impl Repl {
     }
 
     /// Tab completion: the start of the word being completed and the candidates.
-    fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+    fn complete(&self, line: &str, pos: usize) -> (usize, Vec<Pair>) {
         let before = line.get(..pos).unwrap_or(line);
         let target = completion_target(before);
         let (prefix, candidates): (&str, Vec<String>) = match &target {
             Target::Command { prefix } => (prefix, COMMANDS.iter().map(|c| c.0.to_string()).collect()),
-            Target::Argument { command, prefix } => (prefix, self.argument_names(command)),
+            Target::Argument { command, prefix } => {
+                return (before.len() - prefix.len(), argument_candidates(prefix, &self.argument_names(command)));
+            }
             Target::Name { prefix } => (prefix, self.host.names()),
             Target::Field { path, method, prefix } => {
                 let path: Vec<&str> = path.iter().map(String::as_str).collect();
@@ -742,14 +745,15 @@ impl Repl {
         };
         let mut matching: Vec<String> = candidates.into_iter().filter(|c| c.starts_with(prefix)).collect();
         matching.dedup();
+        let matching = matching.into_iter().map(|c| Pair { display: c.clone(), replacement: c }).collect();
         (before.len() - prefix.len(), matching)
     }
 
+    /// The names a `:command`'s arguments take, unquoted.
     fn argument_names(&self, command: &str) -> Vec<String> {
         match command {
-            // Quoted as the command reads them back (`'my hero'`).
             ":weights" | ":graph" | ":plot" => {
-                self.host.with_session(|s| s.actors().iter().map(|a| quote(a.name())).collect())
+                self.host.with_session(|s| s.actors().iter().map(|a| a.name().to_string()).collect())
             }
             ":events" | ":watch" => {
                 let mut kinds: Vec<String> = KIND_NAMES.iter().map(|k| k.to_string()).collect();
