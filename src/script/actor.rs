@@ -2,12 +2,13 @@
 //! `:table`, `:explain`, `:graph`, `:play`, `:playback`, `:name`) and playbacks (`:state`,
 //! `:time`, `:interrupt`, `:seek`). A handle is a userdata naming what it stands for; its
 //! methods are raw Rust functions (`actor_*`, `playback_*` in the raw table) wrapped by the
-//! prelude and found through `__index`.
+//! prelude and found through the prelude's `__index`, which makes a name they lack an error
+//! with a did-you-mean.
 
-use mlua::{AnyUserData, IntoLuaMulti, Lua, Table, UserData, UserDataMethods, UserDataRef};
+use mlua::{AnyUserData, Function, IntoLuaMulti, Lua, Table, UserData, UserDataFields, UserDataMethods, UserDataRef};
 
 use super::Shared;
-use super::api::{Options, located, print_live, warn_located};
+use super::api::{INDEXES_KEY, Options, located, print_live, warn_located};
 use crate::config::suggestion;
 use crate::config::timeline::WrapMode;
 use crate::event::SeekPolicy;
@@ -42,10 +43,14 @@ fn methods_of(lua: &Lua, this: &AnyUserData) -> mlua::Result<Table> {
 }
 
 impl UserData for Handle {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_function("__index", |lua, (this, key): (AnyUserData, String)| {
-            methods_of(lua, &this)?.get::<mlua::Value>(key)
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // The prelude's, so that a misspelt method is a plain error message with a did-you-mean.
+        fields.add_meta_field_with("__index", |lua| {
+            lua.named_registry_value::<Table>(INDEXES_KEY)?.get::<Function>("handle")
         });
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_function("__tostring", |lua, this: AnyUserData| {
             methods_of(lua, &this)?.get::<mlua::Function>("__tostring")?.call::<String>(this)
         });

@@ -43,6 +43,34 @@ pub(crate) fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error
     mlua::Error::RuntimeError(format!("{}{message}", caller_location(lua)))
 }
 
+/// Registry key of the prelude's `__index` functions: `handle` (actors and playbacks),
+/// `recording`, and `strict`, which makes one for a handle table.
+pub(crate) const INDEXES_KEY: &str = "blendlab.indexes";
+
+/// The message for reading `key`, which names nothing there, from one of the API's tables:
+/// located at the script's line, with the closest name the `tables` have (``bl.spwn: no such
+/// function; did you mean `spawn`?``). `label` and `separator` name the table as a script
+/// writes it (`bl` `.`, `actor` `:`); `what` says what its names are.
+fn no_such_name(lua: &Lua, (label, separator, what): (&str, char, &str), key: &Value, tables: &[Table]) -> String {
+    let (shown, hint) = match key {
+        Value::String(name) => {
+            let name = name.to_string_lossy();
+            let known: Vec<String> = tables
+                .iter()
+                .flat_map(|table| table.pairs::<Value, Value>())
+                .filter_map(|pair| match pair {
+                    Ok((Value::String(known), _)) => Some(known.to_string_lossy()),
+                    _ => None,
+                })
+                .filter(|known| !known.starts_with("__"))
+                .collect();
+            (format!("{label}{separator}{name}"), suggestion(&name, known.iter().map(String::as_str)))
+        }
+        other => (format!("{label}{}", key_label(other)), None),
+    };
+    format!("{}{shown}: no such {what}{}", caller_location(lua), hint.map_or(String::new(), |h| format!("; {h}")))
+}
+
 /// A table key as a message shows it: a name as it is, other keys in brackets (`[0]`,
 /// `[boolean]`).
 fn key_label(key: &Value) -> String {
@@ -430,8 +458,16 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         })
     })?;
     let prelude = lua.load(include_str!("prelude.lua")).set_name(PRELUDE_NAME);
-    let (public, methods): (Table, Table) = prelude.call((bl, message_of))?;
+    let no_such = lua.create_function(
+        |lua, (label, separator, what, key, tables): (String, char, String, Value, Variadic<Value>)| {
+            let tables: Vec<Table> = tables.into_iter().filter_map(|t| t.as_table().cloned()).collect();
+            Ok(no_such_name(lua, (&label, separator, &what), &key, &tables))
+        },
+    )?;
+    let kind_of = lua.create_function(|_, handle: mlua::UserDataRef<Handle>| Ok(handle.kind()))?;
+    let (public, methods, indexes): (Table, Table, Table) = prelude.call((bl, message_of, no_such, kind_of))?;
     lua.set_named_registry_value(super::actor::METHODS_KEY, methods)?;
+    lua.set_named_registry_value(INDEXES_KEY, indexes)?;
     lua.globals().set("bl", public)?;
     Ok(())
 }
@@ -781,18 +817,20 @@ fn listener_handle(lua: &Lua, state: &Shared, id: u64, kind: &str) -> mlua::Resu
         host.listeners.len() < before
     };
     let shown = format!("bl.on listener #{id} for {kind} (:off() removes it)");
-    let handle = handle(lua, state, ("off", off), shown, id)?;
+    let handle = handle(lua, state, "listener", ("off", off), shown, id)?;
     handle.set("kind", kind)?;
     Ok(handle)
 }
 
 /// A handle table for Lua (`bl.on`'s, `bl.inputs`'): field `id`, one method, and `shown` as
-/// what it prints as. The caller adds its other fields. The method first runs the steps a
+/// what it prints as; reading a name it lacks is an error that names it `label` (the
+/// prelude's `strict`). The caller adds its other fields. The method first runs the steps a
 /// giant step plan holds, as every `bl` function does: the script as written ran them
 /// before it.
 pub(crate) fn handle(
     lua: &Lua,
     state: &Shared,
+    label: &str,
     (name, method): (&str, impl Fn(&mut HostState) -> bool + 'static),
     shown: String,
     id: u64,
@@ -802,8 +840,10 @@ pub(crate) fn handle(
         super::partition::run_held_steps(lua, &s)?;
         Ok(method(&mut s.borrow_mut()))
     })?;
+    let strict: Function = lua.named_registry_value::<Table>(INDEXES_KEY)?.get("strict")?;
+    let index: Function = strict.call((label, ".", "field or method", lua.create_table_from([(name, method)])?))?;
     let meta = lua.create_table()?;
-    meta.set("__index", lua.create_table_from([(name, method)])?)?;
+    meta.set("__index", index)?;
     meta.set("__tostring", lua.create_function(move |_, _: Value| Ok(shown.clone()))?)?;
     let handle = lua.create_table_from([("id", Value::Integer(id as i64))])?;
     handle.set_metatable(Some(meta))?;

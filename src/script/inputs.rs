@@ -211,7 +211,7 @@ fn inputs_handle(lua: &Lua, state: &Shared, id: u64, name: &str, actor: &str) ->
         host.inputs.len() < before
     };
     let shown = format!("bl.inputs `{name}` #{id} on actor `{actor}` (:stop() ends it)");
-    let handle = super::api::handle(lua, state, ("stop", stop), shown, id)?;
+    let handle = super::api::handle(lua, state, "inputs", ("stop", stop), shown, id)?;
     handle.set("name", name)?;
     handle.set("actor", actor)?;
     Ok(handle)

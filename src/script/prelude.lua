@@ -3,7 +3,7 @@
 -- script line that called it), which is what `pcall` users expect.
 -- Raw names `KIND_method` (KIND = actor, playback, sweep, recording) become methods of that
 -- kind.
-local raw, message_of = ...
+local raw, message_of, no_such, kind_of = ...
 local pack, unpack, pcall, error = table.pack, table.unpack, pcall, error
 
 -- `label` is the public name (`bl.at`, `actor:set`), for messages about bad arguments.
@@ -38,4 +38,27 @@ function bl.sweep(...)
   end
   return setmetatable(rows, { __index = bound, __tostring = function() return sweep.table(result) end })
 end
-return bl, methods
+-- An `__index` for one of the API's tables (`bl`, a handle): a name in `names`, else an error
+-- with a did-you-mean where the script reads it (`bl.spwn: no such function; did you mean
+-- `spawn`?`), never a nil that fails later as "attempt to call a nil value", or not at all.
+-- `label` and `separator` name the table as a script writes it (`bl` `.`, `actor` `:`).
+local rawget = rawget
+local function strict(label, separator, what, names)
+  return function(t, key)
+    local found = names and rawget(names, key)
+    if found ~= nil then return found end
+    error(no_such(label, separator, what, key, t, names), 0)
+  end
+end
+setmetatable(bl, { __index = strict("bl", ".", "function") })
+local index = {}
+for _, kind in ipairs({ "actor", "playback", "recording" }) do
+  index[kind] = strict(kind, ":", "method", methods[kind])
+end
+-- Actors and playbacks share one kind of userdata, so one `__index` for both.
+local indexes = {
+  handle = function(handle, key) return index[kind_of(handle)](handle, key) end,
+  recording = index.recording,
+  strict = strict,
+}
+return bl, methods, indexes

@@ -7,10 +7,10 @@
 //! The REPL's `:plot` history of each actor is a recording here too, so the one hook that
 //! samples recordings after every frame serves both.
 
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, UserDataRef, Value};
+use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, UserDataRef, Value};
 
 use super::actor::{Handle, METHODS_KEY};
-use super::api::{Options, actor_of, event_filter, located};
+use super::api::{INDEXES_KEY, Options, actor_of, event_filter, located};
 use super::files::write_for_script;
 use super::{Host, Shared};
 use crate::report::jsonl::events_jsonl;
@@ -23,10 +23,14 @@ use crate::session::ActorId;
 pub(crate) struct RecordingRef(usize);
 
 impl UserData for RecordingRef {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_function("__index", |lua, (_, key): (AnyUserData, String)| {
-            lua.named_registry_value::<Table>(METHODS_KEY)?.get::<Table>("recording")?.get::<Value>(key)
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // The prelude's, so that a misspelt method is a plain error message with a did-you-mean.
+        fields.add_meta_field_with("__index", |lua| {
+            lua.named_registry_value::<Table>(INDEXES_KEY)?.get::<mlua::Function>("recording")
         });
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_function("__tostring", |lua, this: AnyUserData| {
             let methods = lua.named_registry_value::<Table>(METHODS_KEY)?.get::<Table>("recording")?;
             methods.get::<mlua::Function>("__tostring")?.call::<String>(this)
