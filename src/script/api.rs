@@ -14,7 +14,7 @@ use crate::session::{ActorId, ActorSpec, Session};
 /// Chunk name of the prelude.
 pub(crate) const PRELUDE_NAME: &str = "=[bl]";
 /// Chunk names of blendlab's own Lua (the prelude, the uncatchable `pcall` of `limits`),
-/// whose frames are skipped when locating errors.
+/// whose frames are skipped when locating errors and read as C functions in tracebacks.
 pub(crate) const INTERNAL_CHUNKS: &[&str] = &[PRELUDE_NAME, super::limits::CHUNK_NAME];
 
 /// The innermost stack frame of user Lua code: (source, current line).

@@ -280,13 +280,83 @@ fn new_lua() -> Result<Lua, ScriptError> {
     let lua = unsafe { Lua::unsafe_new_with(mlua::StdLib::ALL_SAFE | mlua::StdLib::DEBUG, Default::default()) };
     let keep = lua.load(
         r#"
-local keep, full, debug = ..., debug, {}
+local keep, hide = ...
+local full, debug = debug, {}
 for _, name in ipairs(keep) do debug[name] = full[name] end
 _G.debug, package.loaded.debug = debug, debug
+-- Lua's traceback less blendlab's own frames (`hide`), its level counting the frames it shows:
+-- Lua's from this function's caller on, less the first `level - 1` shown. Arguments are
+-- checked as Lua's are, and reported at the caller's line.
+local traceback, getinfo, type, tonumber, tointeger, select, error =
+  full.traceback, full.getinfo, type, tonumber, math.tointeger, select, error
+function debug.traceback(...)
+  local thread = type((...)) == "thread"
+  local at = thread and 3 or 2
+  local message, level = select(at - 1, ...)
+  if message ~= nil and type(message) ~= "string" and type(message) ~= "number" then return message end
+  local number = tonumber(level)
+  local n = level == nil and 1 or number and tointeger(number)
+  if not n then
+    local why = number and "number has no integer representation" or "number expected, got " .. type(level)
+    error(("bad argument #%d to 'traceback' (%s)"):format(at, why), 2)
+  end
+  if thread then return hide(traceback(...), 0) end
+  if n < 1 then return hide(traceback(message, n < 0 and n or 1), 0) end
+  -- Called as `return debug.traceback(…)`, this function took its caller's frame, as Lua
+  -- functions do (a C function would not): Lua shows it as `(...tail calls...)`, after this
+  -- one's, which is dropped.
+  if getinfo(1, "t").istailcall then return hide(traceback(message, 1), n) end
+  return hide(traceback(message, 2), n - 1)
+end
 "#,
     );
-    keep.set_name(api::PRELUDE_NAME).call::<()>(DEBUG_FUNCTIONS.to_vec())?;
+    let hide = lua.create_function(|lua, (trace, skip): (Value, usize)| match &trace {
+        Value::String(text) => Ok(Value::String(lua.create_string(hide_internal_frames(&text.as_bytes(), skip))?)),
+        _ => Ok(trace),
+    })?;
+    keep.set_name(api::PRELUDE_NAME).call::<()>((DEBUG_FUNCTIONS.to_vec(), hide))?;
     Ok(lua)
+}
+
+/// Lua's `debug.traceback` text less the frames of blendlab's own Lua
+/// ([`api::INTERNAL_CHUNKS`]: the prelude's wrappers, the uncatchable `pcall`), which stand
+/// for the C functions they wrap and so read as Lua shows one: `[C]: in method 'set'`
+/// (`[C]: in ?` without a name), without the C functions a wrapper calls itself (`error`, its
+/// locals such as Lua's own `pcall`, and the raw function it runs, which has no name) or a
+/// wrapper that it calls straight away. The first `skip` frames left are dropped too. Bytes
+/// that are not UTF-8 (in a message) are kept as they are.
+fn hide_internal_frames(traceback: &[u8], skip: usize) -> Vec<u8> {
+    fn wrapper(line: &[u8]) -> Option<&str> {
+        let frame = std::str::from_utf8(line).ok()?.strip_prefix('\t')?;
+        api::INTERNAL_CHUNKS.iter().find_map(|chunk| {
+            let (_, name) = frame.strip_prefix(&chunk[1..])?.strip_prefix(':')?.split_once(": in ")?;
+            Some(if name.contains('<') { "?" } else { name })
+        })
+    }
+    let called_by_wrapper = |line: &[u8]| {
+        line.strip_prefix(b"\t[C]: in ")
+            .is_some_and(|name| name == b"?" || name == b"function 'error'" || name.starts_with(b"upvalue '"))
+    };
+    // Innermost first; each line with whether it stands for a wrapper.
+    let mut lines: Vec<(Vec<u8>, bool)> = Vec::new();
+    for line in traceback.split(|&b| b == b'\n') {
+        let Some(name) = wrapper(line) else {
+            lines.push((line.to_vec(), false));
+            continue;
+        };
+        if lines.last().is_some_and(|(_, stands_for_wrapper)| *stands_for_wrapper) {
+            lines.pop();
+        }
+        while lines.last().is_some_and(|(above, stands_for_wrapper)| !stands_for_wrapper && called_by_wrapper(above)) {
+            lines.pop();
+        }
+        lines.push((format!("\t[C]: in {name}").into_bytes(), true));
+    }
+    let frames =
+        lines.iter().rposition(|(line, _)| line == b"stack traceback:").map_or(lines.len(), |header| header + 1);
+    let skipped = lines[frames..].iter().take(skip).take_while(|(line, _)| line.starts_with(b"\t")).count();
+    lines.drain(frames..frames + skipped);
+    lines.into_iter().map(|(line, _)| line).collect::<Vec<_>>().join(&b'\n')
 }
 
 /// A message without the `stack traceback:` Lua appends to errors that cross a call.
@@ -1015,4 +1085,25 @@ fn rebuild(state: &Shared, updates: Vec<SourceFile>, warnings: Warnings) -> Resu
         host.session.warn(message);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracebacks_show_blendlabs_own_lua_as_the_c_functions_it_wraps() {
+        let trace = "boom\nstack traceback:\n\t[C]: in function 'error'\n\t[bl]:16: in method 'set'\n\
+                     \tstdin:1: in function <stdin:1>\n\t[C]: in upvalue 'xpcall'\n\t[limits]:9: in function 'xpcall'\n\
+                     \tstdin:1: in main chunk\n\t[C]: in upvalue 'xpcall'\n\t[limits]:9: in function 'xpcall'\n\
+                     \t[bl]:4: in function <[bl]:3>";
+        let shown = "boom\nstack traceback:\n\t[C]: in method 'set'\n\tstdin:1: in function <stdin:1>\n\
+                     \t[C]: in function 'xpcall'\n\tstdin:1: in main chunk\n\t[C]: in ?";
+        assert_eq!(String::from_utf8(hide_internal_frames(trace.as_bytes(), 0)).unwrap(), shown);
+        // A C function a script hands to a wrapper stays; levels count the frames shown.
+        let trace = b"\xff\nstack traceback:\n\t[C]: in function 'string.rep'\n\t[C]: in upvalue 'xpcall'\n\
+                     \t[limits]:9: in function 'xpcall'\n\tx.lua:1: in main chunk";
+        let shown = b"\xff\nstack traceback:\n\t[C]: in function 'xpcall'\n\tx.lua:1: in main chunk";
+        assert_eq!(hide_internal_frames(trace, 1), shown);
+    }
 }

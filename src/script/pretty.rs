@@ -1,8 +1,8 @@
 //! The one way the REPL shows a Lua value, and the way a script's `print` shows a table, a
 //! function or a userdata. Tables are sorted by key and indented, so the same
 //! value always prints the same bytes; values with `__tostring` (actors, handles) print
-//! their short summary; functions print where they were defined and files whether they are
-//! open, instead of an address.
+//! their short summary; functions print where they were defined (`builtin` for C and for
+//! blendlab's own Lua) and files whether they are open, instead of an address.
 
 use std::fmt::Write as _;
 
@@ -67,11 +67,14 @@ fn number(x: f64) -> String {
     if text.contains('.') { text } else { format!("{text}.0") }
 }
 
+/// A function as `print` shows it: where it was defined, or `builtin` for a C function and for
+/// blendlab's own Lua that wraps one (`bl.spawn`).
 fn function(f: &Function) -> String {
     let info = f.info();
-    match (info.what, info.short_src, info.line_defined) {
-        ("C", ..) => "function: builtin".into(),
-        (_, Some(src), Some(line)) => format!("function: {src}:{line}"),
+    let internal = info.source.as_deref().is_some_and(|source| super::api::INTERNAL_CHUNKS.contains(&source));
+    match (info.what == "C" || internal, info.short_src, info.line_defined) {
+        (true, ..) => "function: builtin".into(),
+        (false, Some(src), Some(line)) => format!("function: {src}:{line}"),
         _ => "function".into(),
     }
 }
@@ -191,6 +194,8 @@ mod tests {
     fn cycles_functions_and_strings() {
         assert_eq!(show("local t = {} t.self = t return t"), "{ self = <cycle> }");
         assert_eq!(show("print"), "function: builtin");
+        assert_eq!(show("load('return function() end', '=[bl]')()"), "function: builtin");
+        assert_eq!(show("load('return function() end', '=x')()"), "function: x:1");
         assert_eq!(show("'bare'"), "bare");
         assert_eq!(show("{ 'quoted\\n' }"), r#"{ "quoted\n" }"#);
     }
