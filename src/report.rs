@@ -463,30 +463,44 @@ const MOVED_NAMED: usize = 5;
 /// actors past them are summed up a line per kind of change.
 const BLOCKS_SHOWN: usize = 5;
 
+/// Who reads a reload report: a person at the prompt, who can ask for `:weights`, or
+/// `run --watch`, which reads no input and so is shown the weights that moved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reader {
+    Prompt,
+    Watch,
+}
+
 /// The body of a reload report: each actor that lost or got back something — what was
 /// removed or reset (everything else carried over by name), then each leaf's weight before
 /// and after the reload at the current frame, a column pair per channel — and one line for
 /// every actor that kept every parameter and local time, naming the first few whose weights
-/// moved. Actors changed alike (a crowd) are one block (`300 actors (c1, c2, …)`); past
-/// [`BLOCKS_SHOWN`] blocks, the rest are a line per kind of change, so a reload of a big
-/// crowd never floods the terminal.
-pub fn reload_report(changes: &[ActorChange], style: Style) -> String {
+/// moved (for [`Reader::Watch`], which cannot ask for `:weights`, those show their weights
+/// before and after too). Actors changed alike (a crowd) are one block (`300 actors (c1, c2,
+/// …)`); past [`BLOCKS_SHOWN`] blocks, the rest are a line per kind of change, so a reload of
+/// a big crowd never floods the terminal.
+pub fn reload_report(changes: &[ActorChange], style: Style, reader: Reader) -> String {
     let mut out = String::new();
     if changes.is_empty() {
         out.push_str("  no actors yet\n");
     }
-    let (kept, changed): (Vec<&ActorChange>, Vec<&ActorChange>) = changes.iter().partition(|c| c.kept_everything());
+    let shown = |c: &&ActorChange| !c.kept_everything() || (reader == Reader::Watch && c.weights_changed());
+    let (changed, kept): (Vec<&ActorChange>, Vec<&ActorChange>) = changes.iter().partition(shown);
     let blocks = alike(&changed, ActorChange::same_as);
     for block in blocks.iter().take(BLOCKS_SHOWN) {
         actor_reload(&mut out, block, style);
     }
     let rest: Vec<&ActorChange> = blocks.iter().skip(BLOCKS_SHOWN).flatten().copied().collect();
+    let hint = if reader == Reader::Prompt { " (:weights shows them)" } else { "" };
     for group in alike(&rest, |a, b| a.spec == b.spec && news(a) == news(b)) {
         let names: Vec<&str> = group.iter().map(|c| c.name.as_str()).collect();
         let (count, listed) = (names.len(), names_listed(&names));
         let actors = if count == 1 { "actor" } else { "actors" };
-        let news = news(group[0]).join("; ");
-        let _ = writeln!(out, "{count} more {actors} of {} ({listed}): {news} (:weights shows them)", group[0].spec);
+        let news = match news(group[0]) {
+            news if news.is_empty() => "weights moved".to_string(),
+            news => news.join("; "),
+        };
+        let _ = writeln!(out, "{count} more {actors} of {} ({listed}): {news}{hint}", group[0].spec);
     }
     if !kept.is_empty() {
         let _ = writeln!(out, "{}", kept_summary(&kept));

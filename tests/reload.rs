@@ -8,7 +8,7 @@ mod pty;
 
 use std::path::{Path, PathBuf};
 
-use blendlab::report::reload_failure;
+use blendlab::report::{Reader, Style, reload_failure, reload_report};
 use blendlab::script::{Host, Output, Reload};
 use common::{Captured, check_golden};
 
@@ -42,7 +42,9 @@ impl Story {
         let outcome = self.host.reload_configs(std::slice::from_ref(&name));
         let shown = match &outcome {
             Reload::Unchanged => "unchanged\n".to_string(),
-            Reload::Applied { report } => format!("applied\n{report}"),
+            Reload::Applied { changes } => {
+                format!("applied\n{}", reload_report(changes, Style::default(), Reader::Prompt))
+            }
             Reload::Failed { errors, generation, diagnostics } => {
                 format!("{}\n{diagnostics}", reload_failure(*errors, *generation))
             }
@@ -369,11 +371,16 @@ fn a_crowd_reload_reports_only_the_actors_it_changed() {
         ("the crowd reads tempo", version("2.0", "lean", "").replace("parameter = \"pace\"", "parameter = \"tempo\"")),
     ] {
         std::fs::write(&file, text).unwrap();
-        let report = match host.reload_configs(std::slice::from_ref(&name)) {
-            Reload::Applied { report } => report,
-            _ => panic!("{what}: the reload applies"),
+        let Reload::Applied { changes } = host.reload_configs(std::slice::from_ref(&name)) else {
+            panic!("{what}: the reload applies")
         };
+        let report = reload_report(&changes, Style::default(), Reader::Prompt);
         log.push_str(&format!("## {what}\n{report}\n"));
+        // `run --watch` reads no input, so no `:weights` there: moved weights show instead.
+        let watched = reload_report(&changes, Style::default(), Reader::Watch);
+        if watched != report {
+            log.push_str(&format!("## {what}, under run --watch\n{watched}\n"));
+        }
     }
     if let Some(difference) = check_golden(Path::new("tests/reload/crowd.out"), &log) {
         panic!("{difference}");
@@ -419,7 +426,7 @@ layers = [{ name = "base", blend_tree = "legs" }AIM]
     let aim = r#", { name = "aim", blend_tree = "aim", mask = ["upper"], weight = 0.5 }"#;
     std::fs::write(&file, GUNNER.replace("AIM", aim)).unwrap();
     let report = match host.reload_configs(&[file.display().to_string()]) {
-        Reload::Applied { report } => report,
+        Reload::Applied { changes } => reload_report(&changes, Style::default(), Reader::Prompt),
         other => panic!("the reload applies: {other:?}"),
     };
     if let Some(difference) = check_golden(Path::new("tests/reload/channels.out"), &report) {

@@ -5,6 +5,7 @@
 
 mod common;
 
+use blendlab::report::{Reader, Style, reload_report};
 use blendlab::script::{Host, Output, Reload};
 use common::Captured;
 
@@ -152,7 +153,7 @@ clips = [{ start = 0.0, duration = 1.0, motion = "loco" }, { name = "stride", st
     let reload = |text: String| {
         std::fs::write(&path, text).unwrap();
         match host.reload_configs(&[path.display().to_string()]) {
-            Reload::Applied { report } => report,
+            Reload::Applied { changes } => reload_report(&changes, Style::default(), Reader::Prompt),
             _ => panic!("the reload applies"),
         }
     };

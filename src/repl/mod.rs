@@ -30,7 +30,7 @@ use rustyline::ExternalPrinter;
 use rustyline::completion::Pair;
 
 use crate::event::KIND_NAMES;
-use crate::report::{Style, event_line, graph_view, reload_failure, sparklines, weight_table};
+use crate::report::{Reader, Style, event_line, graph_view, reload_failure, reload_report, sparklines, weight_table};
 use crate::script::files::write_atomically;
 use crate::script::{Host, Output, Reload, ScriptError, check_kind};
 use crate::session::Session;
@@ -689,9 +689,10 @@ impl Repl {
     fn reload_configs(&mut self, configs: &[String], forced: bool) -> bool {
         let differed = match self.host.reload_configs(configs) {
             Reload::Unchanged => false,
-            Reload::Applied { report } => {
+            Reload::Applied { changes } => {
                 let _ = self.host.flush_events();
-                self.say(&report);
+                let reader = if self.prompt { Reader::Prompt } else { Reader::Watch };
+                self.say(&reload_report(&changes, self.host.style(), reader));
                 self.note_save(configs, forced);
                 true
             }

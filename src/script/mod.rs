@@ -37,7 +37,7 @@ use crate::compile::compile;
 use crate::config::{Diagnostic, SourceFile};
 use crate::event::KIND_NAMES;
 use crate::reload;
-use crate::report::{Style, reload_report};
+use crate::report::Style;
 use crate::session::Session;
 use crate::time::Ticks;
 
@@ -143,8 +143,9 @@ const REPL_CHUNK: &str = "=stdin";
 pub enum Reload {
     /// The files read the same as the live library: nothing to do.
     Unchanged,
-    /// A new library is live; the report says what each actor kept, lost and now weighs.
-    Applied { report: String },
+    /// A new library is live; what each actor kept, lost and now weighs
+    /// ([`crate::report::reload_report`] says it).
+    Applied { changes: Vec<crate::reload::ActorChange> },
     /// The live library, generation `generation` (0: none has loaded yet), did not change:
     /// `errors` errors, every diagnostic rendered ([`crate::report::reload_failure`] says so).
     Failed { errors: usize, generation: u64, diagnostics: String },
@@ -648,7 +649,7 @@ impl Host {
     }
 
     /// Re-reads loaded config files and rebuilds the library: on success every actor moves
-    /// onto it by name and the report lists what was removed or reset, with each leaf's weight
+    /// onto it by name, and the changes say what was removed or reset, with each leaf's weight
     /// before and after at the current frame; on failure nothing changes. A deleted file
     /// fails the reload until it is back.
     pub fn reload_configs(&self, paths: &[String]) -> Reload {
@@ -692,9 +693,7 @@ impl Host {
             host.retry = loaded_only(&host.sources, batch);
             return Reload::Failed { errors, generation: host.session.generation(), diagnostics: message };
         }
-        let host = self.state.borrow();
-        let changes = reload::diff(&before, &reload::capture(&host.session));
-        Reload::Applied { report: reload_report(&changes, host.output.style) }
+        Reload::Applied { changes: reload::diff(&before, &reload::capture(&self.state.borrow().session)) }
     }
 
     /// The Lua files run earlier whose text on disk is not the text they ran (or that cannot
