@@ -998,8 +998,13 @@ impl Graph {
 
     /// The playback with `serial`, if it is on a layer.
     pub fn playback(&self, serial: u64) -> Option<&Playback> {
+        self.playback_on_layer(serial).map(|(_, playback)| playback)
+    }
+
+    /// Playback `serial` and the layer it plays on, while it is that layer's.
+    pub fn playback_on_layer(&self, serial: u64) -> Option<(&Layer, &Playback)> {
         self.layers.iter().find_map(|l| match &l.source {
-            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_deref(),
+            Source::Timeline(slot) if slot.serial == serial => slot.playback.as_deref().map(|p| (l, p)),
             _ => None,
         })
     }

@@ -740,6 +740,14 @@ impl Session {
         }
     }
 
+    /// The names of a playback's timeline and of its layer, while it is on that layer (a
+    /// replaced one has left it).
+    pub fn playback_place(&self, handle: PlaybackHandle) -> Result<(&str, &str), SessionError> {
+        let on_layer = self.actors[handle.actor].graph.playback_on_layer(handle.serial);
+        let (layer, playback) = on_layer.ok_or(SessionError::PlaybackGone)?;
+        Ok((&self.snapshot.timelines[playback.timeline].name, layer.name()))
+    }
+
     /// A playback's current timeline time.
     pub fn playback_time(&self, handle: PlaybackHandle) -> Result<Ticks, SessionError> {
         self.actors[handle.actor].graph.playback(handle.serial).map(Playback::time).ok_or(SessionError::PlaybackGone)

@@ -14,7 +14,7 @@ use crate::config::timeline::WrapMode;
 use crate::event::SeekPolicy;
 use crate::graph::{DEFAULT_EPSILON, Graph};
 use crate::report::{explain, graph_view, trace_view, weight_table};
-use crate::session::{ActorId, PlaybackHandle};
+use crate::session::{ActorId, PlaybackHandle, Session};
 use crate::time::Ticks;
 use crate::transition::{Completion, Token};
 
@@ -55,6 +55,18 @@ impl UserData for Handle {
             methods_of(lua, &this)?.get::<mlua::Function>("__tostring")?.call::<String>(this)
         });
     }
+}
+
+/// A playback handle for Lua, made while the playback is on its layer: it prints as `:trace`
+/// names it, `playback reload#2 on g, layer arms`, then its state — also once another
+/// playback has replaced it on that layer, which is why the names are kept with it.
+fn playback_handle(lua: &Lua, session: &Session, handle: PlaybackHandle) -> mlua::Result<AnyUserData> {
+    let (timeline, layer) = session.playback_place(handle).map_err(mlua::Error::external)?;
+    let actor = session.actor(handle.actor).name();
+    let shown = format!("playback {timeline}#{} on {actor}, layer {layer}", handle.serial);
+    let data = lua.create_userdata(Handle::Playback(handle))?;
+    data.set_user_value(shown)?;
+    Ok(data)
 }
 
 /// The actor a handle names (an error for other handles).
@@ -275,8 +287,9 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
             if let Some(message) = past_the_end {
                 warn_located(lua, &s, message)?;
             }
+            let handle = playback_handle(lua, &s.borrow().session, handle)?;
             print_live(&s)?;
-            lua.create_userdata(Handle::Playback(handle))?.into_lua_multi(lua)
+            handle.into_lua_multi(lua)
         })?,
     )?;
 
@@ -345,12 +358,10 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
     let s = state.clone();
     raw.set(
         "playback___tostring",
-        lua.create_function(move |_, this: Actor| {
-            let handle = playback(&this)?;
-            let host = s.borrow();
-            let actor = host.session.actor(handle.actor).name();
-            let state = host.session.playback_state(handle).map_or("gone", |s| s.name());
-            Ok(format!("playback #{} on {actor} ({state})", handle.serial))
+        lua.create_function(move |_, this: AnyUserData| {
+            let handle = playback(&this.borrow::<Handle>()?)?;
+            let state = s.borrow().session.playback_state(handle).map_or("gone", |s| s.name());
+            Ok(format!("{} ({state})", this.user_value::<String>()?))
         })?,
     )?;
     let s = state.clone();
@@ -358,12 +369,12 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         "actor_playback",
         lua.create_function(move |lua, (this, layer): (Actor, Option<String>)| {
             let id = actor_id(&this)?;
-            let handle = s
-                .borrow()
+            let host = s.borrow();
+            let handle = host
                 .session
                 .current_playback(id, layer.as_deref())
                 .map_err(|e| located(lua, format!("actor:playback: {e}")))?;
-            handle.map(|h| lua.create_userdata(Handle::Playback(h))).transpose()
+            handle.map(|h| playback_handle(lua, &host.session, h)).transpose()
         })?,
     )?;
     let s = state.clone();

@@ -20,6 +20,9 @@ print("replaced", replaced:state(), "playing", p:state())
 load("reload_tasks_v4.toml")
 print("after the reload", p:state(), pcall(p.interrupt, p))
 print("locked", f:locked())
+-- Handles print as `:trace` names a playback, timeline and layer, also once they left it.
+print(replaced)
+print(p)
 for _, e in ipairs(bl.events({ kind = "timeline_interrupted" })) do
   print(e.frame, e.kind, e.timeline)
 end
