@@ -28,11 +28,39 @@ pub struct Lifecycle {
     pass: i64,
     begun: Vec<bool>,
     finished: Vec<bool>,
-    /// Flow-scoped clips in the order they began, each with its task's kind then (what its
-    /// Dispose reports, whatever a reload made of the clip since).
-    flow: Vec<(usize, TaskName)>,
+    /// Flow-scoped tasks that began and are not disposed yet, in the order they began.
+    flow: Vec<FlowTask>,
     /// `timeline#serial`: prefix of every task's source id.
     source: String,
+}
+
+/// A flow-scoped task that began: its clip, its task's kind then (what its Dispose reports,
+/// whatever a reload made of the clip since) and the clock frame its Begin was logged in.
+#[derive(Copy, Clone, Debug)]
+struct FlowTask {
+    clip: usize,
+    task: TaskName,
+    began: i64,
+}
+
+/// The Dispose of a flow-scoped task at the end of a playback, ordered by when its Begin was
+/// logged: the clock frame, then the path of clip indices from the playback down to the
+/// timeline it plays nested that ran the task (each frame a playback runs its own tasks before
+/// those of the timelines its clips play nested, clip by clip: `[]` < `[1]` < `[1, 0]` <
+/// `[2]`), then its place among that lifecycle's flow tasks. A playback's Disposes come in
+/// reverse of this order (REFERENCE §4: reverse order of creation).
+#[derive(Debug)]
+pub struct Disposal {
+    key: (i64, Vec<usize>, usize),
+    event: EventKind,
+}
+
+impl Disposal {
+    /// The Dispose events of `disposals`, in reverse order of Begin.
+    pub fn in_reverse_order_of_begin(mut disposals: Vec<Disposal>) -> impl Iterator<Item = EventKind> {
+        disposals.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        disposals.into_iter().rev().map(|d| d.event)
+    }
 }
 
 impl Lifecycle {
@@ -121,16 +149,10 @@ impl Lifecycle {
                 (new.begun[n], new.finished[n]) = (true, true);
             }
         }
-        for &(o, task) in self.flow.iter().rev() {
-            if carried[o].is_none() {
-                events.push(EventKind::TaskDispose {
-                    clip: old_def.clips[o].name.clone(),
-                    local_frame: self.frame,
-                    task,
-                });
-            }
+        for flow in self.flow.iter().rev().filter(|f| carried[f.clip].is_none()) {
+            events.push(self.dispose(old_def, flow));
         }
-        new.flow = self.flow.iter().filter_map(|&(o, task)| Some((carried[o]?, task))).collect();
+        new.flow = self.flow.iter().filter_map(|&f| Some(FlowTask { clip: carried[f.clip]?, ..f })).collect();
         new
     }
 
@@ -154,12 +176,13 @@ impl Lifecycle {
         }
     }
 
-    /// Runs every local frame whose time is ≤ raw timeline time `raw`, in order. Returns true
+    /// Runs every local frame whose time is ≤ raw timeline time `raw`, in order, in clock frame
+    /// `clock_frame` (what orders the Disposes of flow tasks: [`Disposal`]). Returns true
     /// when a non-looping lifecycle has processed `lifetime` (the playback completes). A
     /// looping one follows the timeline's passes ([`Timeline::pass_at`]): a pass runs the
     /// frames of its times (`[0, D)`, then `[L, D)`), and each new pass starts with every
     /// clip pending again, as the timeline's time wraps.
-    pub fn advance(&mut self, def: &Timeline, raw: Ticks, events: &mut Vec<EventKind>) -> bool {
+    pub fn advance(&mut self, def: &Timeline, raw: Ticks, clock_frame: i64, events: &mut Vec<EventKind>) -> bool {
         let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return false };
         let target = local_frame_at(def, rate, raw);
         loop {
@@ -176,14 +199,14 @@ impl Lifecycle {
                 self.finished.fill(false);
             }
             (self.pass, self.frame) = next;
-            self.run_frame(def, self.frame, events);
+            self.run_frame(def, self.frame, clock_frame, events);
             if def.wrap != WrapMode::Loop && self.frame >= lifetime {
                 return true;
             }
         }
     }
 
-    fn run_frame(&mut self, def: &Timeline, frame: i64, events: &mut Vec<EventKind>) {
+    fn run_frame(&mut self, def: &Timeline, frame: i64, clock_frame: i64, events: &mut Vec<EventKind>) {
         for (c, clip) in def.clips.iter().enumerate() {
             let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
             let inside = start <= frame && frame <= end;
@@ -192,7 +215,7 @@ impl Lifecycle {
             if !self.begun[c] && inside {
                 self.begun[c] = true;
                 if task.flow {
-                    self.flow.push((c, task.kind.task_name()));
+                    self.flow.push(FlowTask { clip: c, task: task.kind.task_name(), began: clock_frame });
                 }
                 events.push(event(|clip, local_frame, task| EventKind::ClipBegin { clip, local_frame, task }));
                 events.extend(self.command(def, c, Phase::Begin));
@@ -208,33 +231,49 @@ impl Lifecycle {
         }
     }
 
-    /// The end of the playback: when `interrupted`, every begun, unfinished clip gets
-    /// Interrupt (clip order) and is marked finished; then flow-scoped tasks that began get
-    /// Dispose, in reverse order of Begin. A second call does nothing.
+    /// The end of this lifecycle alone (the timelines its playback plays nested are
+    /// [`Playback`](super::Playback)'s to end with it): when `interrupted`, every begun,
+    /// unfinished clip gets Interrupt (clip order) and is marked finished; then flow-scoped
+    /// tasks that began get Dispose, in reverse order of Begin. A second call does nothing.
     pub fn end(&mut self, def: &Timeline, interrupted: bool, events: &mut Vec<EventKind>) {
         if def.lifetime.is_none() && self.flow.is_empty() {
             // A timeline without task clips (every task clip has frames, so a lifetime) has
-            // nothing to interrupt, and nothing began that is left to dispose: the stop of a
-            // plain playback skips the scan of its clips (a test runs both).
+            // nothing to interrupt, and nothing began that is left to dispose.
             return;
         }
-        self.end_tasks(def, interrupted, events);
-    }
-
-    /// [`Lifecycle::end`] by a scan of every clip, then of the flow-scoped tasks.
-    fn end_tasks(&mut self, def: &Timeline, interrupted: bool, events: &mut Vec<EventKind>) {
-        for c in 0..def.clips.len() {
-            let Some(task) = &def.clips[c].task else { continue };
-            if interrupted && self.begun[c] && !self.finished[c] {
-                self.finished[c] = true;
-                let (clip, local_frame, task) = (def.clips[c].name.clone(), self.frame, task.kind.task_name());
-                events.push(EventKind::ClipInterrupt { clip, local_frame, task });
-                events.extend(self.command(def, c, Phase::Interrupt));
+        if interrupted {
+            for c in 0..def.clips.len() {
+                self.interrupt(def, c, events);
             }
         }
-        for (c, task) in std::mem::take(&mut self.flow).into_iter().rev() {
-            events.push(EventKind::TaskDispose { clip: def.clips[c].name.clone(), local_frame: self.frame, task });
+        for flow in std::mem::take(&mut self.flow).iter().rev() {
+            events.push(self.dispose(def, flow));
         }
+    }
+
+    /// Clip `c`'s task, if it has begun and not finished, gets Interrupt and is marked
+    /// finished.
+    pub fn interrupt(&mut self, def: &Timeline, c: usize, events: &mut Vec<EventKind>) {
+        let Some(task) = &def.clips[c].task else { return };
+        if self.begun[c] && !self.finished[c] {
+            self.finished[c] = true;
+            let (clip, local_frame, task) = (def.clips[c].name.clone(), self.frame, task.kind.task_name());
+            events.push(EventKind::ClipInterrupt { clip, local_frame, task });
+            events.extend(self.command(def, c, Phase::Interrupt));
+        }
+    }
+
+    /// Hands the Dispose of every flow-scoped task that began to `out`, this lifecycle being
+    /// at `path` below the playback that ends ([`Disposal`]); none is left to dispose.
+    pub fn dispose_into(&mut self, def: &Timeline, path: &[usize], out: &mut Vec<Disposal>) {
+        for (place, flow) in std::mem::take(&mut self.flow).iter().enumerate() {
+            out.push(Disposal { key: (flow.began, path.to_vec(), place), event: self.dispose(def, flow) });
+        }
+    }
+
+    /// The Dispose of `flow`, at the frame this lifecycle is at.
+    fn dispose(&self, def: &Timeline, flow: &FlowTask) -> EventKind {
+        EventKind::TaskDispose { clip: def.clips[flow.clip].name.clone(), local_frame: self.frame, task: flow.task }
     }
 
     /// The command a task submits at `phase`, if any.
@@ -296,33 +335,6 @@ mod tests {
         compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics))
     }
 
-    #[test]
-    fn a_timeline_without_tasks_ends_as_the_scan_of_its_clips_would() {
-        let text = r#"
-[clips]
-hit = { length = 0.6 }
-
-[timelines.struck]
-wrap = "none"
-[[timelines.struck.tracks]]
-name = "main"
-clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out = 0.1 }]
-"#;
-        let snapshot = library_of(text.into());
-        let def = &snapshot.timelines[snapshot.timeline_id("struck").unwrap()];
-        assert!(def.lifetime.is_none());
-        for interrupted in [false, true] {
-            let mut short = Lifecycle::new(def, Ticks::ZERO, format_args!("struck#1"));
-            assert!(!short.advance(def, Ticks::from_secs(0.3).unwrap(), &mut Vec::new()));
-            let mut scanned = short.clone();
-            let (mut short_events, mut scanned_events) = (Vec::new(), Vec::new());
-            short.end(def, interrupted, &mut short_events);
-            scanned.end_tasks(def, interrupted, &mut scanned_events);
-            assert_eq!(format!("{short_events:?}"), format!("{scanned_events:?}"));
-            assert_eq!(format!("{short:?}"), format!("{scanned:?}"));
-        }
-    }
-
     /// Timeline `skill` at `rate` Hz whose track `control` holds the one clip `clip` (TOML
     /// inline-table fields; the clip `a` of 5 s is there to play).
     fn skill(rate: u32, clip: &str) -> Timeline {
@@ -346,7 +358,7 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
         };
         let began = lock(8);
         let mut lifecycle = Lifecycle::new(&began, Ticks::ZERO, format_args!("skill#1"));
-        lifecycle.advance(&began, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
+        lifecycle.advance(&began, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new());
         for (end, interrupted) in [(4, true), (5, false)] {
             let mut events = Vec::new();
             let later = Some(Ticks::from_secs(0.4).unwrap());
@@ -365,12 +377,12 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
             |task: &str| skill(10, &format!(r#"name = "x", start_frame = 0, end_frame = 20, motion = "a"{task}"#));
         let (old_def, def) = (clip(""), clip(r#", task = { type = "MovementLock" }"#));
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
-        assert!(!lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), &mut Vec::new()));
+        assert!(!lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new()));
         let last = Some(Ticks::from_secs(0.4).unwrap());
         let mut carried = lifecycle.carry_over((&old_def, &def), last, format_args!("skill#1"), &mut Vec::new());
         assert_eq!(carried.frame(), 4);
         let mut events = Vec::new();
-        carried.advance(&def, Ticks::from_secs(0.5).unwrap(), &mut events);
+        carried.advance(&def, Ticks::from_secs(0.5).unwrap(), 0, &mut events);
         let begun: Vec<i64> = events
             .iter()
             .filter_map(|e| if let EventKind::ClipBegin { local_frame, .. } = e { Some(*local_frame) } else { None })
@@ -388,14 +400,14 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
         };
         let (old_def, def) = (lock("MovementLock"), lock(r#"Emit", name = "e"#));
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
-        lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), &mut Vec::new());
+        lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new());
         let (last, mut events) = (Some(Ticks::from_secs(0.4).unwrap()), Vec::new());
         let mut carried = lifecycle.carry_over((&old_def, &def), last, format_args!("skill#1"), &mut events);
         let kinds: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
         assert!(matches!(events[0], EventKind::ClipInterrupt { task: TaskName::MovementLock, .. }), "{kinds:?}");
         assert!(kinds[1].contains("ReleaseMovementLock"), "{kinds:?}");
         let mut later = Vec::new();
-        carried.advance(&def, Ticks::from_secs(0.5).unwrap(), &mut later);
+        carried.advance(&def, Ticks::from_secs(0.5).unwrap(), 0, &mut later);
         assert!(matches!(later[0], EventKind::ClipBegin { local_frame: 5, task: TaskName::Emit, .. }), "{later:?}");
     }
 
@@ -413,7 +425,7 @@ clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out 
         };
         let (began, now) = (lock("MovementLock"), lock(r#"Emit", name = "e"#));
         let mut lifecycle = Lifecycle::new(&began, Ticks::ZERO, format_args!("skill#1"));
-        lifecycle.advance(&began, Ticks::from_secs(0.1).unwrap(), &mut Vec::new());
+        lifecycle.advance(&began, Ticks::from_secs(0.1).unwrap(), 0, &mut Vec::new());
         let mut events = Vec::new();
         lifecycle.end(&now, true, &mut events);
         let dispose = events.iter().find(|e| matches!(e, EventKind::TaskDispose { .. }));

@@ -20,7 +20,7 @@ use crate::time::{FrameTime, Ticks};
 
 use smallvec::{SmallVec, smallvec};
 
-use super::lifecycle::Lifecycle;
+use super::lifecycle::{Disposal, Lifecycle};
 use super::{ClipMotion, Timeline, TimelineId};
 
 /// Clip or leaf indices, and flags by clip or leaf: a playback of a few clips keeps them
@@ -74,14 +74,15 @@ pub struct PlaybackLeaf {
 /// `PARENT#SERIAL/CLIP/NESTED/TASK_CLIP`. Each time its clip becomes active it starts over
 /// there (first marker window `[local, local]`, tasks from the frame containing `local`);
 /// when its clip stops being active (or the parent stops) its running tasks are
-/// interrupted. Where the local time jumps back during play (an extrapolation that loops or
+/// interrupted and its flow-scoped tasks disposed — with the parent's, when the parent stops
+/// ([`Playback::end_tasks`]). Where the local time jumps back during play (an extrapolation that loops or
 /// ping-pongs) it starts a new pass: running tasks are interrupted, the lifecycle starts
 /// over at the new time, and markers re-sync without firing for the jump. A seek moves its
 /// markers as its policy says and leaves its tasks to the next frame, as the parent's.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum NestedFollow {
-    /// A logic frame: markers fire, tasks run.
-    Play,
+    /// Logic frame `clock_frame`: markers fire, tasks run.
+    Play { clock_frame: i64 },
     /// An evaluation between frames (play, reload): nothing fires and nothing runs.
     Hold,
     /// A seek: markers fire what it skips (`fire`) or go on from where the time is now;
@@ -614,13 +615,14 @@ impl Playback {
         }
         let def = &snapshot.timelines[self.timeline];
         let raw = self.raw_time(now);
-        let lifecycle_done = def.lifetime.is_some() && self.lifecycle.advance(def, raw, events);
+        let lifecycle_done = def.lifetime.is_some() && self.lifecycle.advance(def, raw, now.frame, events);
         if def.fires_in_windows() {
             self.fire_window(def, self.last, raw, events);
         }
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
-        self.evaluate((snapshot, def), params, wrap(def, raw), NestedFollow::Play, events);
+        let play = NestedFollow::Play { clock_frame: now.frame };
+        self.evaluate((snapshot, def), params, wrap(def, raw), play, events);
         if done {
             self.stop(snapshot, PlaybackState::Complete, events);
         }
@@ -709,7 +711,7 @@ impl Playback {
             (self.start, self.last) = (local, None);
             self.lifecycle.restart(def, local, source);
         }
-        match (nested, self.last) {
+        let clock_frame = match (nested, self.last) {
             (NestedFollow::Hold, _) => return,
             (NestedFollow::Seek { fire }, previous) => {
                 if fire && previous.is_none_or(|previous| previous <= local) {
@@ -718,29 +720,31 @@ impl Playback {
                 self.last = Some(local);
                 return;
             }
-            (NestedFollow::Play, Some(previous)) if local < previous => {
+            (NestedFollow::Play { clock_frame }, Some(previous)) if local < previous => {
                 self.lifecycle.end(def, true, events);
                 self.lifecycle.restart(def, local, source);
                 self.last = Some(local);
+                clock_frame
             }
-            (NestedFollow::Play, previous) => {
+            (NestedFollow::Play { clock_frame }, previous) => {
                 self.fire_window(def, previous, local, events);
                 self.last = Some(local);
+                clock_frame
             }
-        }
-        if self.lifecycle.advance(def, local, events) {
+        };
+        if self.lifecycle.advance(def, local, clock_frame, events) {
             // Its lifetime is over: flow-scoped tasks are released (once).
             self.lifecycle.end(def, false, events);
         }
     }
 
-    /// As a nested timeline whose clip stopped being active: its running tasks are
-    /// interrupted, then those of the timelines it plays nested, and its next activation
-    /// starts it over.
+    /// As a nested timeline whose clip stopped being active: its tasks end with those of the
+    /// timelines it plays nested ([`Playback::end_tasks`], running ones interrupted), and its
+    /// next activation starts it over.
     fn leave(&mut self, snapshot: &Snapshot, events: &mut Vec<EventKind>) {
         if std::mem::take(&mut self.activated) {
             self.last = None;
-            self.lifecycle.end(&snapshot.timelines[self.timeline], true, events);
+            self.end_tasks(snapshot, true, events);
             for inner in &mut self.inner {
                 if let Inner::Nested(nested) = inner {
                     nested.leave(snapshot, events);
@@ -749,13 +753,14 @@ impl Playback {
         }
     }
 
-    /// Ends the playback as `state`: every enabled clip is disabled, with its event.
+    /// Ends the playback as `state`: its tasks end ([`Playback::end_tasks`]), then every
+    /// enabled clip is disabled, with its event.
     pub fn stop(&mut self, snapshot: &Snapshot, state: PlaybackState, events: &mut Vec<EventKind>) {
         if self.state != PlaybackState::Playing {
             return;
         }
+        self.end_tasks(snapshot, state == PlaybackState::Interrupted, events);
         let def = &snapshot.timelines[self.timeline];
-        self.lifecycle.end(def, state == PlaybackState::Interrupted, events);
         for i in 0..self.active.len() {
             self.disable(snapshot, self.active[i] as usize, events);
         }
@@ -767,6 +772,65 @@ impl Playback {
             PlaybackState::Complete => EventKind::TimelineComplete { timeline: def.name.clone() },
             _ => EventKind::TimelineInterrupted { timeline: def.name.clone() },
         });
+    }
+
+    /// Ends the tasks of this playback and of the timelines it plays nested now as one
+    /// (REFERENCE §4; **ours** for nesting, where a nested timeline plays inside its clip):
+    /// first every Interrupt, in clip order, a nested timeline's where its clip stands in that
+    /// order (after the clip's own task) and so on down — this playback's running tasks only
+    /// when `interrupted` (at its completion every one has finished), a nested timeline's
+    /// always (its clip stops) — then the Dispose of every flow-scoped task of them all that
+    /// began, in reverse order of Begin across them ([`Disposal`]).
+    fn end_tasks(&mut self, snapshot: &Snapshot, interrupted: bool, events: &mut Vec<EventKind>) {
+        let mut disposals = Vec::new();
+        self.interrupt_tasks(snapshot, interrupted, &mut Vec::new(), events, &mut disposals);
+        events.extend(Disposal::in_reverse_order_of_begin(disposals));
+    }
+
+    /// The Interrupts of [`Playback::end_tasks`] for this playback, at `path` below the one
+    /// that ends, and those of the timelines it plays nested now; their Disposes go to
+    /// `disposals`. A timeline without task clips has only nested timelines to end, and they
+    /// play in active clips: it looks at no other clip.
+    fn interrupt_tasks(
+        &mut self,
+        snapshot: &Snapshot,
+        interrupted: bool,
+        path: &mut Vec<usize>,
+        events: &mut Vec<EventKind>,
+        disposals: &mut Vec<Disposal>,
+    ) {
+        let def = &snapshot.timelines[self.timeline];
+        if def.lifetime.is_some() {
+            for c in 0..def.clips.len() {
+                if interrupted {
+                    self.lifecycle.interrupt(def, c, events);
+                }
+                self.interrupt_nested_tasks(snapshot, c, path, events, disposals);
+            }
+        } else {
+            for i in 0..self.active.len() {
+                self.interrupt_nested_tasks(snapshot, self.active[i] as usize, path, events, disposals);
+            }
+        }
+        self.lifecycle.dispose_into(def, path, disposals);
+    }
+
+    /// [`Playback::interrupt_tasks`] of the timeline clip `c` plays nested, if it plays now.
+    fn interrupt_nested_tasks(
+        &mut self,
+        snapshot: &Snapshot,
+        c: usize,
+        path: &mut Vec<usize>,
+        events: &mut Vec<EventKind>,
+        disposals: &mut Vec<Disposal>,
+    ) {
+        if let Inner::Nested(nested) = &mut self.inner[c]
+            && nested.activated
+        {
+            path.push(c);
+            nested.interrupt_tasks(snapshot, true, path, events, disposals);
+            path.pop();
+        }
     }
 
     /// Takes clip `c` out of the mixers as it leaves the active set: weight and share 0, and
