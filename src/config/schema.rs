@@ -500,7 +500,13 @@ fn definitions() -> Vec<(&'static str, Value)> {
                     "A task run by the clip's lifecycle (REFERENCE §4, §7).",
                     vec![
                         ("type", one_of(TaskKind::NAMES, "what the task does")),
-                        ("scope", one_of(&["clip", "flow"], "flow: also Disposed when the playback ends")),
+                        (
+                            "scope",
+                            one_of(
+                                &["clip", "flow"],
+                                "flow: also Disposed when the playback ends (on a looping timeline, when its pass ends)",
+                            ),
+                        ),
                         ("animation", string("PlayAnimation: the state to transition to")),
                         ("audio", string("PlayAudio: a sound of [audio]")),
                         ("hit_profile", string("ApplyHit: a profile of [hit_profiles]")),

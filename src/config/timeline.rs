@@ -122,7 +122,8 @@ pub struct RawMarker {
 pub struct RawTask {
     #[serde(rename = "type")]
     pub kind: Spanned<String>,
-    /// `"flow"`: also Disposed when the playback ends.
+    /// `"flow"`: also Disposed when the playback ends (on a looping timeline, when its pass
+    /// ends).
     pub scope: Option<Spanned<String>>,
     pub animation: Option<Spanned<String>>,
     pub audio: Option<Spanned<String>>,

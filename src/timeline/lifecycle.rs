@@ -180,30 +180,37 @@ impl Lifecycle {
     /// `clock_frame` (what orders the Disposes of flow tasks: [`Disposal`]). Returns true
     /// when a non-looping lifecycle has processed `lifetime` (the playback completes). A
     /// looping one follows the timeline's passes ([`Timeline::pass_at`]): a pass runs the
-    /// frames of its times (`[0, D)`, then `[L, D)`), and each new pass starts with every
-    /// clip pending again, as the timeline's time wraps.
+    /// frames of its times (`[0, D)`, then `[L, D)`) and ends where the time wraps
+    /// ([`Lifecycle::end_pass`]), and the next one starts with every clip pending again.
     pub fn advance(&mut self, def: &Timeline, raw: Ticks, clock_frame: i64, events: &mut Vec<EventKind>) -> bool {
         let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return false };
         let target = local_frame_at(def, rate, raw);
         loop {
-            let next = if self.pass < target.0 && self.frame >= last_frame_of_pass(def, rate) {
-                (self.pass + 1, first_frame_of_pass(def, rate, self.pass + 1))
-            } else {
-                (self.pass, self.frame + 1)
-            };
-            if next > target {
+            if self.pass < target.0 && self.frame >= last_frame_of_pass(def, rate) {
+                self.end_pass(def, rate, self.pass + 1, events);
+                continue;
+            }
+            if (self.pass, self.frame + 1) > target {
                 return false;
             }
-            if next.0 != self.pass {
-                self.begun.fill(false);
-                self.finished.fill(false);
-            }
-            (self.pass, self.frame) = next;
+            self.frame += 1;
             self.run_frame(def, self.frame, clock_frame, events);
             if def.wrap != WrapMode::Loop && self.frame >= lifetime {
                 return true;
             }
         }
+    }
+
+    /// The end of a pass of a looping timeline, where its time wraps: the pass's tasks end as
+    /// a playback's do ([`Lifecycle::end`]) — one still running (its frames go on past the
+    /// end of the timeline) gets Interrupt, then the flow-scoped tasks that began in the pass
+    /// get Dispose, in reverse order of Begin — and pass `next` begins, every clip pending.
+    fn end_pass(&mut self, def: &Timeline, rate: u32, next: i64, events: &mut Vec<EventKind>) {
+        self.end(def, true, events);
+        self.begun.fill(false);
+        self.finished.fill(false);
+        self.pass = next;
+        self.frame = first_frame_of_pass(def, rate, next) - 1;
     }
 
     fn run_frame(&mut self, def: &Timeline, frame: i64, clock_frame: i64, events: &mut Vec<EventKind>) {
@@ -409,6 +416,50 @@ mod tests {
         let mut later = Vec::new();
         carried.advance(&def, Ticks::from_secs(0.5).unwrap(), 0, &mut later);
         assert!(matches!(later[0], EventKind::ClipBegin { local_frame: 5, task: TaskName::Emit, .. }), "{later:?}");
+    }
+
+    /// Each pass of a looping timeline ends its tasks where its time wraps: a lock whose
+    /// frames go on past the end of a fixed duration gets Interrupt (releasing it) and the
+    /// pass's flow task Dispose, before the next pass begins them again; none is left over.
+    #[test]
+    fn a_pass_ends_its_tasks_where_the_time_loops() {
+        let snapshot = library_of(
+            "[timelines.lp]\nframe_rate = 10\nwrap = \"loop\"\nduration_mode = \"fixed\"\nduration = 0.5\n\
+             [[timelines.lp.tracks]]\nname = \"t\"\nclips = [\n\
+             { name = \"lock\", start_frame = 2, end_frame = 7, task = { type = \"MovementLock\" } },\n\
+             { name = \"f\", start_frame = 1, end_frame = 3, task = { type = \"Emit\", name = \"f\", scope = \"flow\" } },\n]\n"
+                .into(),
+        );
+        let def = &snapshot.timelines[snapshot.timeline_id("lp").unwrap()];
+        let mut lifecycle = Lifecycle::new(def, Ticks::ZERO, format_args!("lp#1"));
+        let mut events = Vec::new();
+        lifecycle.advance(def, Ticks::from_secs(0.6).unwrap(), 6, &mut events);
+        let lines: Vec<String> = events
+            .iter()
+            .filter(|e| !matches!(e, EventKind::ClipTick { .. }))
+            .map(|e| match e {
+                EventKind::ClipBegin { clip, local_frame, .. } => format!("begin {clip} {local_frame}"),
+                EventKind::ClipFinish { clip, local_frame, .. } => format!("finish {clip} {local_frame}"),
+                EventKind::ClipInterrupt { clip, local_frame, .. } => format!("interrupt {clip} {local_frame}"),
+                EventKind::TaskDispose { clip, local_frame, .. } => format!("dispose {clip} {local_frame}"),
+                EventKind::Command(command) => format!("{} {}", command.kind, command.source),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        let expected = [
+            "begin f 1",
+            "Emit lp#1/f",
+            "begin lock 2",
+            "AcquireMovementLock lp#1/lock",
+            "finish f 3",
+            "interrupt lock 4",
+            "ReleaseMovementLock lp#1/lock",
+            "dispose f 4",
+            "begin f 1",
+            "Emit lp#1/f",
+        ];
+        assert_eq!(lines, expected);
+        assert!(lifecycle.flow.len() == 1 && (lifecycle.pass, lifecycle.frame) == (1, 1));
     }
 
     /// A flow-scoped task's Dispose names the task that began, even when the clip's task is

@@ -67,6 +67,16 @@ bl.step(0.6)
 lt:playback():interrupt()
 n = show(n, shown)
 
+print("-- a looping flow task: Disposed as each pass ends (before the next pass and its timeline_looped);")
+print("-- the interrupt in the third pass disposes only that pass's")
+local flow_kinds = { clip_begin = true, clip_finish = true, clip_interrupt = true, task_dispose = true,
+  timeline_looped = true }
+local lf = bl.spawn("lf", { timeline = "loop_flow" })
+bl.step(0.95)
+lf:playback():interrupt()
+n = show(n, flow_kinds)
+bl.no_duplicate_events({ actor = "lf" })
+
 print("-- seeking back to 0 s while `late` runs (local frame 6): `early` does not begin again")
 local sk = bl.spawn("sk", { timeline = "tasks" })
 bl.step(0.65)
