@@ -54,13 +54,15 @@ local Playback = {}
 function Playback:state() end
 ---@return number time the playback's timeline time in seconds
 function Playback:time() end
----@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first); without, the frame containing its time; nil without a `frame_rate`
+---@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first; in a pass a seek has just entered, the frame before that pass's first); without, the frame containing its time; nil without a `frame_rate`
 function Playback:frame() end
 ---Interrupts it: begun, unfinished task clips get Interrupt (nothing happens once it ended).
 function Playback:interrupt() end
 ---Moves it to timeline time `to` (seconds); `policy` says what happens to skipped markers
----(default "fire_skipped": they fire). Before its first frame a seek moves where it starts:
----only `retroactive` markers before `to` fire.
+---(default "fire_skipped": they fire; "suppress": they do not). Either way `timeline_looped`
+---is logged for every end it crosses and no task is skipped: the tasks of passes it leaves
+---behind run at the seek, the rest catch up at the next frame. Before its first frame a seek
+---moves where it starts: only `retroactive` markers before `to` fire.
 ---@param to number
 ---@param policy? "fire_skipped"|"suppress" default "fire_skipped"
 function Playback:seek(to, policy) end

@@ -201,6 +201,15 @@ impl Lifecycle {
         }
     }
 
+    /// At a seek whose window leaves the pass this lifecycle is in behind, after the frames of
+    /// the pass have run ([`Lifecycle::advance`]): the pass ends ([`Lifecycle::end_pass`]) and
+    /// pass `next` begins (the passes between are folded: none of their frames run).
+    pub fn loop_to(&mut self, def: &Timeline, next: i64, events: &mut Vec<EventKind>) {
+        if let (Some(rate), Some(_)) = (def.frame_rate, def.lifetime) {
+            self.end_pass(def, rate, next, events);
+        }
+    }
+
     /// The end of a pass of a looping timeline, where its time wraps: the pass's tasks end as
     /// a playback's do ([`Lifecycle::end`]) — one still running (its frames go on past the
     /// end of the timeline) gets Interrupt, then the flow-scoped tasks that began in the pass

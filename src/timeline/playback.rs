@@ -77,17 +77,26 @@ pub struct PlaybackLeaf {
 /// interrupted and its flow-scoped tasks disposed — with the parent's, when the parent stops
 /// ([`Playback::end_tasks`]). Where the local time jumps back during play (an extrapolation that loops or
 /// ping-pongs) it starts a new pass: running tasks are interrupted, the lifecycle starts
-/// over at the new time, and markers re-sync without firing for the jump. A seek moves its
-/// markers as its policy says and leaves its tasks to the next frame, as the parent's.
+/// over at the new time, and markers re-sync without firing for the jump. A seek moves it as
+/// it moves the parent ([`Playback::fire_window`]): markers as its policy says, the tasks of
+/// passes it leaves behind at once, the others at the next frame.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum NestedFollow {
     /// Logic frame `clock_frame`: markers fire, tasks run.
     Play { clock_frame: i64 },
     /// An evaluation between frames (play, reload): nothing fires and nothing runs.
     Hold,
-    /// A seek: markers fire what it skips (`fire`) or go on from where the time is now;
-    /// tasks run at the next frame, as the parent's do.
-    Seek { fire: bool },
+    /// A seek: what it skips runs as the parent's window does ([`Playback::fire_window`]).
+    Seek(SeekWindow),
+}
+
+/// What the window a seek jumps over runs besides markers ([`Playback::fire_window`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct SeekWindow {
+    /// Whether its markers fire (`fire_skipped`) or not (`suppress`).
+    fire: bool,
+    /// The clock frame the seek comes after, in which the tasks it runs begin.
+    clock_frame: i64,
 }
 
 /// Per-clip runtime of a clip whose motion has state of its own.
@@ -617,7 +626,7 @@ impl Playback {
         let raw = self.raw_time(now);
         let lifecycle_done = def.lifetime.is_some() && self.lifecycle.advance(def, raw, now.frame, events);
         if def.fires_in_windows() {
-            self.fire_window(def, self.last, raw, events);
+            self.fire_window(def, self.last, raw, None, events);
         }
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
@@ -665,7 +674,11 @@ impl Playback {
     /// seek (a later raw time) with `fire_skipped` fires the markers of the window from the
     /// time now to there (REFERENCE §3.7: loops unrolled, each `timeline_looped` with its
     /// count), nested timelines' too; a backward one — on a looping timeline, back within
-    /// the current pass — fires none, and the loop count stays. With `suppress`, none fire.
+    /// the current pass — fires none, and the loop count stays. With `suppress`, no marker
+    /// fires. Either way a forward seek across the end of a looping timeline logs its
+    /// `timeline_looped` events and runs the tasks of the passes it leaves behind, in time
+    /// order ([`Playback::fire_window`]); tasks of the pass it lands in catch up at the next
+    /// frame.
     pub fn seek(
         &mut self,
         snapshot: &Snapshot,
@@ -680,8 +693,9 @@ impl Playback {
         let (pass, pass_time) = def.pass_at(from);
         events.push(EventKind::Seek { timeline: def.name.clone(), from: pass_time, to, policy });
         let to = def.raw_at(pass, to);
-        if policy == SeekPolicy::FireSkipped && to > from && self.last.is_some() {
-            self.fire_window(def, Some(from), to, events);
+        let seek = SeekWindow { fire: policy == SeekPolicy::FireSkipped, clock_frame: now.frame };
+        if to > from && self.last.is_some() {
+            self.fire_window(def, Some(from), to, Some(seek), events);
         }
         self.anchor = now;
         self.anchor_time = to;
@@ -690,8 +704,7 @@ impl Playback {
         } else {
             self.start = to;
         }
-        let fire = policy == SeekPolicy::FireSkipped;
-        self.evaluate_between_frames(snapshot, params, now, NestedFollow::Seek { fire }, events);
+        self.evaluate_between_frames(snapshot, params, now, NestedFollow::Seek(seek), events);
     }
 
     /// As a nested timeline whose raw time is now `local` (its clip's local time), fires its
@@ -713,9 +726,9 @@ impl Playback {
         }
         let clock_frame = match (nested, self.last) {
             (NestedFollow::Hold, _) => return,
-            (NestedFollow::Seek { fire }, previous) => {
-                if fire && previous.is_none_or(|previous| previous <= local) {
-                    self.fire_window(def, previous, local, events);
+            (NestedFollow::Seek(seek), previous) => {
+                if previous.is_none_or(|previous| previous <= local) {
+                    self.fire_window(def, previous, local, Some(seek), events);
                 }
                 self.last = Some(local);
                 return;
@@ -727,7 +740,7 @@ impl Playback {
                 clock_frame
             }
             (NestedFollow::Play { clock_frame }, previous) => {
-                self.fire_window(def, previous, local, events);
+                self.fire_window(def, previous, local, None, events);
                 self.last = Some(local);
                 clock_frame
             }
@@ -858,9 +871,25 @@ impl Playback {
     /// raw time, unrolling loops: the loop it starts in, at most [`MAX_UNROLLED_LOOPS`] whole
     /// loops (each a `timeline_looped` event and its markers), a `warning` naming how many
     /// more were folded, and the loop it ends in (its `timeline_looped` with the exact count).
-    fn fire_window(&mut self, def: &Timeline, from: Option<Ticks>, to: Ticks, events: &mut Vec<EventKind>) {
+    ///
+    /// The window of a frame (`seek` is `None`) only fires: the frame's task lifecycle ran
+    /// first. The window a seek jumps over (`seek`) fires its markers only with
+    /// `fire_skipped`, but always logs `timeline_looped` (the count of passes goes on), and
+    /// runs the tasks of each pass it leaves behind in time order: the frames of the pass that
+    /// have not run, its markers, the end of the pass (its tasks' Interrupts and Disposes),
+    /// then the next pass's `timeline_looped`; folded passes run no task. The tasks of the pass
+    /// it lands in catch up at the next frame.
+    fn fire_window(
+        &mut self,
+        def: &Timeline,
+        from: Option<Ticks>,
+        to: Ticks,
+        seek: Option<SeekWindow>,
+        events: &mut Vec<EventKind>,
+    ) {
+        let markers = seek.is_none_or(|seek| seek.fire);
         let first = from.is_none();
-        if first {
+        if first && markers {
             for (m, marker) in def.markers.iter().enumerate() {
                 if marker.retroactive && marker.time < wrap(def, self.start) {
                     self.fire(def, m, events);
@@ -870,31 +899,65 @@ impl Playback {
         let from = from.unwrap_or(self.start);
         let d = def.duration;
         if def.wrap != WrapMode::Loop || d <= Ticks::ZERO {
-            self.fire_range(def, from.min(d), to.min(d), first, events);
+            if markers {
+                self.fire_range(def, from.min(d), to.min(d), first, events);
+            }
             return;
         }
         let ((from_loop, from_pos), (to_loop, to_pos)) = (def.pass_at(from), def.pass_at(to));
         if from_loop == to_loop {
-            self.fire_range(def, from_pos, to_pos, first, events);
+            if markers {
+                self.fire_range(def, from_pos, to_pos, first, events);
+            }
             return;
         }
-        self.fire_range(def, from_pos, d, first, events);
-        let whole_loops = to_loop - from_loop - 1;
-        for passed in from_loop + 1..to_loop.min(from_loop + 1 + MAX_UNROLLED_LOOPS) {
+        // The passes left behind that are unrolled end before this one; the last of them is
+        // followed by the pass the window ends in.
+        let unrolled_end = to_loop.min(from_loop + 1 + MAX_UNROLLED_LOOPS);
+        let next = |pass: i64| if pass + 1 == unrolled_end { to_loop } else { pass + 1 };
+        self.run_out_pass(def, (from_loop, from_pos, first), next(from_loop), seek, events);
+        for passed in from_loop + 1..unrolled_end {
             events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: passed as u64 });
-            self.fire_range(def, def.pass_start(passed), d, true, events);
+            self.run_out_pass(def, (passed, def.pass_start(passed), true), next(passed), seek, events);
         }
+        let whole_loops = to_loop - from_loop - 1;
         if whole_loops > MAX_UNROLLED_LOOPS {
+            let tasks = if seek.is_some() && def.lifetime.is_some() { ", marker or task" } else { " or marker" };
             let message = format!(
                 "timeline `{}` looped {whole_loops} whole times in one frame or seek; the first {MAX_UNROLLED_LOOPS} were \
-                 unrolled, the other {} folded (no timeline_looped or marker events for them)",
+                 unrolled, the other {} folded (no timeline_looped{tasks} events for them)",
                 def.name,
                 whole_loops - MAX_UNROLLED_LOOPS
             );
             events.push(EventKind::Warning { message });
         }
         events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: to_loop as u64 });
-        self.fire_range(def, def.pass_start(to_loop), to_pos, true, events);
+        if markers {
+            self.fire_range(def, def.pass_start(to_loop), to_pos, true, events);
+        }
+    }
+
+    /// The part of a window ([`Playback::fire_window`]) in pass `pass` from time `from`
+    /// (inclusive when `closed`) to its end, which `next` follows: a seek's runs the pass's
+    /// frames that have not run first, and ends the pass after its markers.
+    fn run_out_pass(
+        &mut self,
+        def: &Timeline,
+        (pass, from, closed): (i64, Ticks, bool),
+        next: i64,
+        seek: Option<SeekWindow>,
+        events: &mut Vec<EventKind>,
+    ) {
+        if let Some(seek) = seek {
+            let end = def.raw_at(pass, def.duration - Ticks(1));
+            self.lifecycle.advance(def, end, seek.clock_frame, events);
+        }
+        if seek.is_none_or(|seek| seek.fire) {
+            self.fire_range(def, from, def.duration, closed, events);
+        }
+        if seek.is_some() {
+            self.lifecycle.loop_to(def, next, events);
+        }
     }
 
     /// Markers with `from < time ≤ to` (or `from ≤ time` when `closed`).
