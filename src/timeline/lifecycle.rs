@@ -95,7 +95,12 @@ impl Lifecycle {
     }
 
     /// This lifecycle moved onto `def`, a reload's version of `old_def` (REFERENCE §4: a reload
-    /// replays nothing). Its frame and pass stay, and its source prefix is `source` as
+    /// replays nothing), for a playback that started at raw time `start` and whose latest
+    /// frame was at raw time `last` (`None` before its first). Its frame and pass stay while
+    /// the frame rate does; with a new rate (or when it never followed frames: `old_def` had
+    /// no task clips) it is at the frame of `last` at the new rate (before the first frame,
+    /// at the one `start` gives, as a new playback), so the time it has reached stays and
+    /// nothing before it replays. Its source prefix is `source` as
     /// [`Lifecycle::restart`] names it. Each task clip of `def` takes over the state of the
     /// task clip of `old_def` with its name (begun, finished, its place among the flow-scoped
     /// tasks); one that is new is pending, and begins at the next frame its range contains
@@ -105,23 +110,22 @@ impl Lifecycle {
     /// Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
     /// is released; if its clip's range is over by then, the clip is done, else its task begins
     /// late), then every flow-scoped task that began and was not taken over gets
-    /// Dispose (reverse order of Begin), as at the end of a playback. A lifecycle that never
-    /// followed frames (`old_def` had no task clips) is at the frame of `last`, the raw time
-    /// of the playback's latest frame, so the first task clips a reload adds never replay
-    /// the frames before it.
+    /// Dispose (reverse order of Begin), as at the end of a playback. These events carry the
+    /// frame the lifecycle is at after the reload.
     pub fn carry_over(
         &self,
         (old_def, def): (&Timeline, &Timeline),
-        last: Option<Ticks>,
+        (start, last): (Ticks, Option<Ticks>),
         source: std::fmt::Arguments,
         events: &mut Vec<EventKind>,
     ) -> Lifecycle {
         let mut new = Lifecycle::default();
-        new.restart(def, Ticks::ZERO, source);
-        (new.pass, new.frame) = match (old_def.lifetime, last, def.frame_rate) {
-            (None, Some(raw), Some(rate)) => local_frame_at(def, rate, raw),
-            _ => (self.pass, self.frame),
-        };
+        new.restart(def, start, source);
+        if old_def.lifetime.is_some() && old_def.frame_rate == def.frame_rate {
+            (new.pass, new.frame) = (self.pass, self.frame);
+        } else if let (Some(raw), Some(rate)) = (last, def.frame_rate) {
+            (new.pass, new.frame) = local_frame_at(def, rate, raw);
+        }
         let task_clips: BTreeMap<&str, usize> =
             def.clips.iter().enumerate().filter(|(_, c)| c.task.is_some()).map(|(n, c)| (c.name.as_ref(), n)).collect();
         let mut carried: Vec<Option<usize>> = vec![None; old_def.clips.len()];
@@ -129,28 +133,28 @@ impl Lifecycle {
             let Some(task) = &clip.task else { continue };
             let n = task_clips.get(clip.name.as_ref()).copied();
             let running = self.begun[o] && !self.finished[o];
-            // Frames up to `self.frame` have run: a task finishes only at a later `end_frame`,
+            // Frames up to `new.frame` have run: a task finishes only at a later `end_frame`,
             // and as the task that began (its Finish must undo what its Begin did).
             let finishes = n.is_some_and(|n| {
                 let same_type = def.clips[n].task.as_ref().is_some_and(|t| t.kind.task_name() == task.kind.task_name());
-                same_type && def.clips[n].frames.is_some_and(|(_, end)| end > self.frame)
+                same_type && def.clips[n].frames.is_some_and(|(_, end)| end > new.frame)
             });
             if running && !finishes {
-                let (clip, local_frame, task) = (clip.name.clone(), self.frame, task.kind.task_name());
+                let (clip, local_frame, task) = (clip.name.clone(), new.frame, task.kind.task_name());
                 events.push(EventKind::ClipInterrupt { clip, local_frame, task });
                 events.extend(self.command(old_def, o, Phase::Interrupt));
             }
             if let Some(n) = n.filter(|_| !running || finishes) {
                 (new.begun[n], new.finished[n]) = (self.begun[o], self.finished[o]);
                 carried[o] = Some(n);
-            } else if let Some(n) = n.filter(|&n| def.clips[n].frames.is_some_and(|(_, end)| end <= self.frame)) {
+            } else if let Some(n) = n.filter(|&n| def.clips[n].frames.is_some_and(|(_, end)| end <= new.frame)) {
                 // Interrupted, and its range is over: it is done (it would never begin again,
                 // and a trace would show it pending for ever).
                 (new.begun[n], new.finished[n]) = (true, true);
             }
         }
         for flow in self.flow.iter().rev().filter(|f| carried[f.clip].is_none()) {
-            events.push(self.dispose(old_def, flow));
+            events.push(new.dispose(old_def, flow));
         }
         new.flow = self.flow.iter().filter_map(|&f| Some(FlowTask { clip: carried[f.clip]?, ..f })).collect();
         new
@@ -378,7 +382,8 @@ mod tests {
         for (end, interrupted) in [(4, true), (5, false)] {
             let mut events = Vec::new();
             let later = Some(Ticks::from_secs(0.4).unwrap());
-            let carried = lifecycle.carry_over((&began, &lock(end)), later, format_args!("skill#1"), &mut events);
+            let carried =
+                lifecycle.carry_over((&began, &lock(end)), (Ticks::ZERO, later), format_args!("skill#1"), &mut events);
             assert_eq!(events.iter().any(|e| matches!(e, EventKind::ClipInterrupt { .. })), interrupted, "{events:?}");
             assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "done" } else { "running" }));
         }
@@ -395,7 +400,8 @@ mod tests {
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
         assert!(!lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new()));
         let last = Some(Ticks::from_secs(0.4).unwrap());
-        let mut carried = lifecycle.carry_over((&old_def, &def), last, format_args!("skill#1"), &mut Vec::new());
+        let mut carried =
+            lifecycle.carry_over((&old_def, &def), (Ticks::ZERO, last), format_args!("skill#1"), &mut Vec::new());
         assert_eq!(carried.frame(), 4);
         let mut events = Vec::new();
         carried.advance(&def, Ticks::from_secs(0.5).unwrap(), 0, &mut events);
@@ -418,7 +424,8 @@ mod tests {
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
         lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new());
         let (last, mut events) = (Some(Ticks::from_secs(0.4).unwrap()), Vec::new());
-        let mut carried = lifecycle.carry_over((&old_def, &def), last, format_args!("skill#1"), &mut events);
+        let mut carried =
+            lifecycle.carry_over((&old_def, &def), (Ticks::ZERO, last), format_args!("skill#1"), &mut events);
         let kinds: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
         assert!(matches!(events[0], EventKind::ClipInterrupt { task: TaskName::MovementLock, .. }), "{kinds:?}");
         assert!(kinds[1].contains("ReleaseMovementLock"), "{kinds:?}");

@@ -370,7 +370,7 @@ impl Playback {
         let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
         new.state = self.state;
         new.last = self.last;
-        new.lifecycle = self.lifecycle.carry_over((old_def, new_def), self.last, source, events);
+        new.lifecycle = self.lifecycle.carry_over((old_def, new_def), (self.start, self.last), source, events);
         new.start = self.start;
         new.activated = self.activated;
         new.time = self.time;
