@@ -104,10 +104,11 @@ impl Lifecycle {
     /// [`Lifecycle::restart`] names it. Each task clip of `def` takes over the state of the
     /// task clip of `old_def` with its name (begun, finished, its place among the flow-scoped
     /// tasks); one that is new is pending, and begins at the next frame its range contains
-    /// (late, as with `from_frame`). A task that is running and can no longer finish — its
-    /// clip is gone, renamed, has no task now or a task of another type (a lock that became
-    /// an `Emit` would never be released), or now ends before the current frame — gets
-    /// Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
+    /// (late, as with `from_frame`). A running task whose `end_frame` is now the current
+    /// frame gets Finish at the reload (with its command as `old_def` made it). One that can
+    /// no longer finish — its clip is gone, renamed, has no task now or a task of another
+    /// type (a lock that became an `Emit` would never be released), or now ends before the
+    /// current frame — gets Interrupt at the reload (clip order, with its command as `old_def` made it, so a lock
     /// is released; if its clip's range is over by then, the clip is done, else its task begins
     /// late), then every flow-scoped task that began and was not taken over gets
     /// Dispose (reverse order of Begin), as at the end of a playback. These events carry the
@@ -133,19 +134,25 @@ impl Lifecycle {
             let Some(task) = &clip.task else { continue };
             let n = task_clips.get(clip.name.as_ref()).copied();
             let running = self.begun[o] && !self.finished[o];
-            // Frames up to `new.frame` have run: a task finishes only at a later `end_frame`,
-            // and as the task that began (its Finish must undo what its Begin did).
-            let finishes = n.is_some_and(|n| {
-                let same_type = def.clips[n].task.as_ref().is_some_and(|t| t.kind.task_name() == task.kind.task_name());
-                same_type && def.clips[n].frames.is_some_and(|(_, end)| end > new.frame)
-            });
-            if running && !finishes {
-                let (clip, local_frame, task) = (clip.name.clone(), new.frame, task.kind.task_name());
-                events.push(EventKind::ClipInterrupt { clip, local_frame, task });
+            // Frames up to `new.frame` have run. A running task goes on to a later `end_frame`;
+            // one whose `end_frame` is now that frame gets its Finish at the reload (REFERENCE
+            // §4: the end frame is where it finishes), but only as the task that began (its
+            // Finish must undo what its Begin did); any other is interrupted.
+            let end = n
+                .filter(|&n| def.clips[n].task.as_ref().is_some_and(|t| t.kind.task_name() == task.kind.task_name()))
+                .and_then(|n| def.clips[n].frames)
+                .map(|(_, end)| end);
+            let (goes_on, finishes_now) = (end > Some(new.frame), running && end == Some(new.frame));
+            let (clip_name, local_frame, task) = (clip.name.clone(), new.frame, task.kind.task_name());
+            if finishes_now {
+                events.push(EventKind::ClipFinish { clip: clip_name, local_frame, task });
+                events.extend(self.command(old_def, o, Phase::Finish));
+            } else if running && !goes_on {
+                events.push(EventKind::ClipInterrupt { clip: clip_name, local_frame, task });
                 events.extend(self.command(old_def, o, Phase::Interrupt));
             }
-            if let Some(n) = n.filter(|_| !running || finishes) {
-                (new.begun[n], new.finished[n]) = (self.begun[o], self.finished[o]);
+            if let Some(n) = n.filter(|_| !running || goes_on || finishes_now) {
+                (new.begun[n], new.finished[n]) = (self.begun[o], self.finished[o] || finishes_now);
                 carried[o] = Some(n);
             } else if let Some(n) = n.filter(|&n| def.clips[n].frames.is_some_and(|(_, end)| end <= new.frame)) {
                 // Interrupted, and its range is over: it is done (it would never begin again,
@@ -367,9 +374,10 @@ mod tests {
 
     /// A reload that moves a running task's `end_frame` before the current frame interrupts it
     /// (that frame will not run again to finish it), and the task is done; one that moves it
-    /// later keeps it running.
+    /// to the current frame (the last that ran) finishes it there, its lock released; one
+    /// that moves it later keeps it running.
     #[test]
-    fn a_reload_interrupts_a_running_task_that_can_no_longer_finish() {
+    fn a_reload_ends_a_running_task_whose_end_frame_has_run() {
         let lock = |end: i64| {
             skill(
                 10,
@@ -379,13 +387,22 @@ mod tests {
         let began = lock(8);
         let mut lifecycle = Lifecycle::new(&began, Ticks::ZERO, format_args!("skill#1"));
         lifecycle.advance(&began, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new());
-        for (end, interrupted) in [(4, true), (5, false)] {
+        for (end, ended, state) in
+            [(3, Some("ClipInterrupt"), "done"), (4, Some("ClipFinish"), "done"), (5, None, "running")]
+        {
             let mut events = Vec::new();
             let later = Some(Ticks::from_secs(0.4).unwrap());
             let carried =
                 lifecycle.carry_over((&began, &lock(end)), (Ticks::ZERO, later), format_args!("skill#1"), &mut events);
-            assert_eq!(events.iter().any(|e| matches!(e, EventKind::ClipInterrupt { .. })), interrupted, "{events:?}");
-            assert_eq!((carried.frame(), carried.clip_state(0)), (4, if interrupted { "done" } else { "running" }));
+            let kinds: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
+            match ended {
+                Some(kind) => {
+                    assert!(kinds[0].starts_with(&format!("{kind} {{ clip: \"lock\", local_frame: 4")), "{kinds:?}");
+                    assert!(kinds[1].contains("ReleaseMovementLock") && kinds.len() == 2, "{kinds:?}");
+                }
+                None => assert!(kinds.is_empty(), "{kinds:?}"),
+            }
+            assert_eq!((carried.frame(), carried.clip_state(0)), (4, state));
         }
     }
 
