@@ -35,8 +35,8 @@
 
 ---@class bl.PlayOptions
 ---@field layer string? the timeline layer (default: the top-most timeline layer, or a new one)
----@field from number? timeline time in seconds to start at
----@field from_frame integer? local frame to start at (clips that ended before it never begin)
+---@field from number? timeline time in seconds to start at (≥ 0; past the end of a timeline that does not loop: a warning, it completes at the next frame)
+---@field from_frame integer? local frame to start at (clips that ended before it never begin; ≥ 0; past the end: as `from`)
 
 ---@class bl.Token
 ---@field generation integer
@@ -54,7 +54,7 @@ local Playback = {}
 function Playback:state() end
 ---@return number time the playback's timeline time in seconds
 function Playback:time() end
----@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first; in a pass a seek has just entered, the frame before that pass's first); without, the frame containing its time; nil without a `frame_rate`
+---@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first; in a pass a seek has just entered, the frame before that pass's first; for a start past the end, its lifetime); without, the frame containing its time; nil without a `frame_rate`
 function Playback:frame() end
 ---Interrupts it: begun, unfinished task clips get Interrupt (nothing happens once it ended).
 function Playback:interrupt() end
@@ -106,7 +106,10 @@ function Actor:graph() end
 ---`{ frame, playbacks = { { timeline, layer, nested_in, state, time, frame, clips = { { name,
 ---task, first, last, state } } } }, commands = { { type, source, result } }, locked,
 ---lock_sources }` (`nested_in`: the clip playing that timeline nested, nil for a layer's own
----playback; `time`: its timeline seconds; `frame`: its local frame, nil without a frame_rate).
+---playback; `time`: its timeline seconds; `frame`: its local frame, nil without a frame_rate;
+---a clip's `state`: "pending", "running", "done" (finished or interrupted), or "skipped" — it
+---never began and will not, in this pass: its frames are behind the lifecycle, or the playback
+---ended).
 ---@param options? { table: boolean }
 ---@return string|table trace
 function Actor:trace(options) end

@@ -351,7 +351,7 @@ fn trace_tasks(out: &mut String, snapshot: &crate::compile::Snapshot, p: &Playba
     for (c, clip) in def.clips.iter().enumerate() {
         let (Some(task), Some((start, end))) = (&clip.task, clip.frames) else { continue };
         let flow = if task.flow { " (flow)" } else { "" };
-        let state = p.lifecycle().clip_state(c);
+        let state = p.task_state(snapshot, c);
         let _ = writeln!(out, "{indent}{}  {}{flow}  frames {start}–{end}  {state}", clip.name, task.kind.name());
     }
     for (c, nested) in p.playing_nested() {

@@ -198,8 +198,10 @@ pub enum SessionError {
     NotATransitionLayer { actor: String, layer: String },
     #[error("a transition takes a duration in seconds from 0 to 1e6, got {0}")]
     BadDuration(f64),
-    #[error("from_frame {frame} is outside the timeline's lifecycle 0..={lifetime}")]
-    FromFrameOutside { frame: i64, lifetime: i64 },
+    #[error("a timeline's local frames start at 0, got from_frame {0}")]
+    NegativeFromFrame(i64),
+    #[error("from_frame {frame} is at {seconds:e} s, beyond the ±1e6 s that blendlab accepts")]
+    FromFrameBeyond { frame: i64, seconds: f64 },
     #[error("from_frame needs a timeline with a `frame_rate`")]
     FromFrameWithoutRate,
     #[error("a timeline's time starts at 0 s, got {0} s")]
@@ -700,17 +702,21 @@ impl Session {
     }
 
     /// The timeline time where local frame `frame` of `timeline` starts, for
-    /// `play(…, { from_frame })`: the timeline needs a frame rate, and the frame must lie in
-    /// `0..=lifetime` (a timeline without tasks has no lifetime bound).
+    /// `play(…, { from_frame })`: the timeline needs a frame rate, and the frame may not be
+    /// negative or beyond the times blendlab accepts. A frame past the end is a start past the
+    /// end, as `from` in seconds would give (the playback completes, or holds its end, at
+    /// once).
     pub fn start_of_frame(&self, timeline: &str, frame: i64) -> Result<Ticks, SessionError> {
         let Some(id) = self.snapshot.timeline_id(timeline) else { return Ok(Ticks::ZERO) };
-        let def = &self.snapshot.timelines[id];
-        let rate = def.frame_rate.ok_or(SessionError::FromFrameWithoutRate)?;
-        let lifetime = def.lifetime.unwrap_or(def.duration.last_frame_at(rate));
-        if !(0..=lifetime).contains(&frame) {
-            return Err(SessionError::FromFrameOutside { frame, lifetime });
+        let rate = self.snapshot.timelines[id].frame_rate.ok_or(SessionError::FromFrameWithoutRate)?;
+        if frame < 0 {
+            return Err(SessionError::NegativeFromFrame(frame));
         }
-        Ok(Ticks::of_frame(frame, rate))
+        let start = Ticks::of_frame(frame, rate);
+        if start > Ticks::MAX {
+            return Err(SessionError::FromFrameBeyond { frame, seconds: frame as f64 / f64::from(rate) });
+        }
+        Ok(start)
     }
 
     /// The playback now on `layer` (default: the top-most timeline layer), if any.

@@ -95,20 +95,26 @@ fn channel(lua: &Lua, label: &str, graph: &Graph, name: Option<String>) -> mlua:
 }
 
 /// A warning when a playback of `timeline` that does not loop starts past its end (`from`
-/// in seconds where frames were meant, or the wrong timeline): it shows nothing and ends
-/// (`none`) or holds its end (`hold`) at once.
-fn past_the_end(session: &crate::session::Session, timeline: &str, start: Ticks) -> Option<String> {
+/// in seconds where frames were meant, a `from_frame` past its last, or the wrong timeline):
+/// it shows nothing and ends (`none`) or holds its end (`hold`) at once. `from_frame` names
+/// the frame the start was given as.
+fn past_the_end(
+    session: &crate::session::Session,
+    timeline: &str,
+    start: Ticks,
+    from_frame: Option<i64>,
+) -> Option<String> {
     let t = &session.snapshot().timelines[session.snapshot().timeline_id(timeline)?];
     // A timeline's duration ends a tick before its last clip does: a start there is at its end.
     if t.wrap == WrapMode::Loop || start.0 <= t.duration.0.saturating_add(1) {
         return None;
     }
     let then = if t.wrap == WrapMode::None { "completes at the next frame" } else { "holds its end" };
-    Some(format!(
-        "actor:play: `{timeline}` starts at {:.6} s, past its end ({:.6} s): it {then}",
-        start.secs(),
-        t.duration.secs()
-    ))
+    let at = match from_frame {
+        Some(frame) => format!("frame {frame} ({:.6} s)", start.secs()),
+        None => format!("{:.6} s", start.secs()),
+    };
+    Some(format!("actor:play: `{timeline}` starts at {at}, past its end ({:.6} s): it {then}", t.duration.secs()))
 }
 
 /// `{ [leaf] = weight }`, plus `["<default>"]` when the default pose has a share.
@@ -282,7 +288,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
                 .session
                 .play(id, &timeline, layer.as_deref(), start)
                 .map_err(|e| located(lua, format!("actor:play: {e}")))?;
-            let past_the_end = past_the_end(&host.session, &timeline, start);
+            let past_the_end = past_the_end(&host.session, &timeline, start, from_frame);
             drop(host);
             if let Some(message) = past_the_end {
                 warn_located(lua, &s, message)?;
@@ -499,7 +505,7 @@ fn push_playback(
         row.set("task", task.kind.name())?;
         row.set("first", first)?;
         row.set("last", last)?;
-        row.set("state", p.lifecycle().clip_state(c))?;
+        row.set("state", p.task_state(snapshot, c))?;
         clips.push(row)?;
     }
     entry.set("clips", clips)?;

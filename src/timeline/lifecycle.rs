@@ -79,7 +79,13 @@ impl Lifecycle {
         (self.pass, self.frame) = match def.frame_rate {
             Some(rate) => {
                 let (pass, frame) = local_frame_at(def, rate, start);
-                (pass, frame.max(first_frame_of_pass(def, rate, pass)) - 1)
+                let before = frame.max(first_frame_of_pass(def, rate, pass)) - 1;
+                // Started past its lifetime, it has no frame left to run: it stands at its
+                // end, as a lifecycle that ran to it.
+                match def.lifetime {
+                    Some(lifetime) if def.wrap != WrapMode::Loop => (pass, before.min(lifetime)),
+                    _ => (pass, before),
+                }
             }
             None => (0, -1),
         };
@@ -178,9 +184,12 @@ impl Lifecycle {
         self.frame
     }
 
-    /// Each task clip's state: `pending`, `running` or `done`.
-    pub fn clip_state(&self, clip: usize) -> &'static str {
+    /// Each task clip's state: `running`, `done` (finished or interrupted), `pending`, or
+    /// `skipped` when it never began and will not (in this pass): its playback `ended`, or
+    /// its frames are behind the lifecycle (started or reloaded past them).
+    pub fn clip_state(&self, def: &Timeline, clip: usize, ended: bool) -> &'static str {
         match (self.begun[clip], self.finished[clip]) {
+            (false, _) if ended || def.clips[clip].frames.is_some_and(|(_, end)| end <= self.frame) => "skipped",
             (false, _) => "pending",
             (true, false) => "running",
             (true, true) => "done",
@@ -195,6 +204,10 @@ impl Lifecycle {
     /// ([`Lifecycle::end_pass`]), and the next one starts with every clip pending again.
     pub fn advance(&mut self, def: &Timeline, raw: Ticks, clock_frame: i64, events: &mut Vec<EventKind>) -> bool {
         let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return false };
+        if def.wrap != WrapMode::Loop && self.frame >= lifetime {
+            // Past its lifetime already (started there, or a reload moved it there).
+            return true;
+        }
         let target = local_frame_at(def, rate, raw);
         loop {
             if self.pass < target.0 && self.frame >= last_frame_of_pass(def, rate) {
@@ -402,7 +415,7 @@ mod tests {
                 }
                 None => assert!(kinds.is_empty(), "{kinds:?}"),
             }
-            assert_eq!((carried.frame(), carried.clip_state(0)), (4, state));
+            assert_eq!((carried.frame(), carried.clip_state(&lock(end), 0, false)), (4, state));
         }
     }
 

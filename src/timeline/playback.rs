@@ -535,9 +535,10 @@ impl Playback {
         Some(if def.lifetime.is_some() { self.lifecycle.frame() } else { self.time.last_frame_at(rate) })
     }
 
-    /// The task lifecycle, for traces.
-    pub fn lifecycle(&self) -> &Lifecycle {
-        &self.lifecycle
+    /// The state of task clip `c` ([`Lifecycle::clip_state`]), for traces.
+    pub fn task_state(&self, snapshot: &Snapshot, c: usize) -> &'static str {
+        let ended = self.state != PlaybackState::Playing;
+        self.lifecycle.clip_state(&snapshot.timelines[self.timeline], c, ended)
     }
 
     pub fn state(&self) -> PlaybackState {
