@@ -4,11 +4,7 @@
 -- stopped silently before. Versions: inputs_data.toml, then inputs_reload_v2.toml.
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local LIVE = "inputs_reload.live.toml"
-local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
-local function load(version)
-  save(version)
-  bl.load(LIVE)
-end
+local load, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 
 bl.rate(10)
 load("inputs_data.toml")

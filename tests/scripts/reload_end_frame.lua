@@ -5,11 +5,7 @@
 -- reload).
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local LIVE = "reload_end_frame.live.toml"
-local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
-local function load(version)
-  save(version)
-  bl.load(LIVE)
-end
+local load, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 local seen = 0
 local function show(label)
   print("-- " .. label)

@@ -5,11 +5,7 @@
 -- it and begins late at the next frame, as with from_frame; L keeps running to its end.
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local LIVE = "reload_frame_rate.live.toml"
-local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
-local function load(version)
-  save(version)
-  bl.load(LIVE)
-end
+local load, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 bl.rate(10)
 load("reload_frame_rate.toml")
 local a = bl.spawn("a", { timeline = "sk" })

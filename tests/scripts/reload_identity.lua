@@ -4,11 +4,7 @@
 -- its local time kept), and the new clip gets its clip_enable when it starts at 3 s.
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local LIVE = "reload_identity.live.toml"
-local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
-local function load(version)
-  save(version)
-  bl.load(LIVE)
-end
+local load, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 
 load("reload_identity.toml")
 local k = bl.spawn("k", { timeline = "tl" })

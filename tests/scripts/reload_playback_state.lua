@@ -3,11 +3,7 @@
 -- nothing (it ended already). Versions: reload_tasks.toml, then reload_tasks_v4.toml.
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local LIVE = "reload_playback_state.live.toml"
-local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
-local function load(version)
-  save(version)
-  bl.load(LIVE)
-end
+local load, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 
 bl.rate(30)
 load("reload_tasks.toml")

@@ -7,11 +7,7 @@
 -- `io` opens files from the working folder, `bl.load` from the script's: this script's folder.
 local here = (arg and arg[0] or ""):match("^(.*/)") or ""
 local LIVE = "reload_tasks.live.toml"
-local save, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
-local function load(version)
-  save(version)
-  bl.load(LIVE)
-end
+local load, remove_live = dofile(here .. "support/live_config.lua")(here, LIVE)
 local seen = 0
 local function show()
   local events = bl.events()
