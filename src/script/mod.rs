@@ -269,8 +269,10 @@ fn seed_random(lua: &Lua) -> mlua::Result<()> {
 /// others are left out: `sethook` would take the hook the watchdog stops code with
 /// (`--timeout`, Ctrl-C), and `setmetatable`, `getregistry`, `getuservalue`/`setuservalue`,
 /// `setupvalue`, `upvaluejoin` and `setlocal` reach into the bindings' own values, which is
-/// why mlua calls a state with the whole library unsafe.
-const DEBUG_FUNCTIONS: &[&str] = &["traceback", "getinfo", "getlocal", "getupvalue"];
+/// why mlua calls a state with the whole library unsafe. `getupvalue` too: the wrappers of
+/// `bl` functions hold Lua's own `pcall` as an upvalue, and with it a script could catch the
+/// error the watchdog stops it with and run on past `--timeout`.
+const DEBUG_FUNCTIONS: &[&str] = &["traceback", "getinfo", "getlocal"];
 
 /// A Lua state with the standard libraries, as the standalone `lua` has them (C modules
 /// too), but only [`DEBUG_FUNCTIONS`] of `debug`. `run --sandbox` takes away more.

@@ -12,3 +12,6 @@ local function where() local info = debug.getinfo(2, "Sl") return info.short_src
 print(where())
 local function first_local() local secret = 42 return debug.getlocal(1, 1) end
 print(first_local())
+-- No `getupvalue`: a `bl` function's wrapper holds Lua's own `pcall`, which would let a
+-- script catch the watchdog's error and run on past --timeout.
+print(debug.getupvalue)
