@@ -175,15 +175,17 @@ fn window(lua: &Lua, value: &Value) -> mlua::Result<(Ticks, Ticks)> {
     Ok((t0, t1))
 }
 
-/// The value a spec wants of an event's field `key`: a string or a number, as fields are, or a
-/// list of strings (a reload's `files`).
+/// The value a spec wants of an event's field `key`: a string or a number, as fields are, a
+/// list of strings for a reload's `files`, or a table for an `Emit`'s `payload`.
 fn field_value(lua: &Lua, key: &str, value: Value) -> mlua::Result<Value> {
-    match value {
-        Value::String(_) | Value::Integer(_) | Value::Number(_) => Ok(value),
-        Value::Table(ref t) if t.sequence_values::<Value>().all(|item| matches!(item, Ok(Value::String(_)))) => {
-            Ok(value)
-        }
-        other => Err(located(
+    let strings = |t: &Table| {
+        t.raw_len() > 0 && t.sequence_values::<Value>().all(|item| matches!(item, Ok(Value::String(_))))
+    };
+    match (key, value) {
+        (_, value @ (Value::String(_) | Value::Integer(_) | Value::Number(_))) => Ok(value),
+        ("files", Value::Table(t)) if strings(&t) => Ok(Value::Table(t)),
+        ("payload", value @ Value::Table(_)) => Ok(value),
+        (_, other) => Err(located(
             lua,
             format!(
                 "bl.expect_event: `{key}` takes a string or a number, as an event's fields are (or a list of \
@@ -300,7 +302,11 @@ fn data_equals(value: &toml::Value, wanted: &Value) -> bool {
     match (value, wanted) {
         (toml::Value::String(text), Value::String(w)) => w.to_str().is_ok_and(|w| *w == **text),
         (toml::Value::Datetime(when), Value::String(w)) => w.to_str().is_ok_and(|w| *w == when.to_string()),
-        (toml::Value::Integer(n), other) => number(other) == Some(*n as f64),
+        // As Lua compares them: exactly (2^53 + 1 is not 2^53, nor `math.maxinteger` 2^63).
+        (toml::Value::Integer(n), Value::Integer(w)) => n == w,
+        (toml::Value::Integer(n), Value::Number(w)) => {
+            w.fract() == 0.0 && (-(2f64.powi(63))..2f64.powi(63)).contains(w) && *w as i64 == *n
+        }
         (toml::Value::Float(x), other) => near(*x, other),
         (toml::Value::Boolean(b), Value::Boolean(w)) => b == w,
         (toml::Value::Array(items), Value::Table(t)) => {

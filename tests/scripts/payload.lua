@@ -38,3 +38,9 @@ print(pcall(bl.expect_event, { kind = "command", payload = { n = 3 } }))
 print(bl.expect_event({ kind = "command", payload = "{}" }).name)
 wanted.nested.x[3] = 3
 print(pcall(bl.expect_event, { kind = "command", name = "spark", payload = wanted }))
+-- Integers compare exactly, as in Lua: 2^53 + 1 is neither 2^53 nor the float 2^53.
+print(bl.expect_event({ kind = "command", payload = { id = 9007199254740993 } }).name)
+print(pcall(bl.expect_event, { kind = "command", name = "big", payload = { id = 9007199254740992 } }))
+print(pcall(bl.expect_event, { kind = "command", name = "big", payload = { id = 2.0 ^ 53 } }))
+-- A table for a field that is neither a payload nor a reload's files is refused.
+print(pcall(bl.expect_event, { kind = "command", name = {} }))
