@@ -51,7 +51,12 @@ pub(crate) const INDEXES_KEY: &str = "blendlab.indexes";
 /// located at the script's line, with the closest name the `tables` have (``bl.spwn: no such
 /// function; did you mean `spawn`?``). `label` and `separator` name the table as a script
 /// writes it (`bl` `.`, `actor` `:`); `what` says what its names are.
-fn no_such_name(lua: &Lua, (label, separator, what): (&str, char, &str), key: &Value, tables: &[Table]) -> String {
+fn no_such_name(
+    lua: &Lua,
+    (label, separator, what): (&str, char, &str),
+    key: &Value,
+    tables: &[Table],
+) -> (String, bool) {
     let (shown, hint) = match key {
         Value::String(name) => {
             let name = name.to_string_lossy();
@@ -68,7 +73,11 @@ fn no_such_name(lua: &Lua, (label, separator, what): (&str, char, &str), key: &V
         }
         other => (format!("{label}{}", key_label(other)), None),
     };
-    format!("{}{shown}: no such {what}{}", caller_location(lua), hint.map_or(String::new(), |h| format!("; {h}")))
+    let hinted = hint.is_some();
+    (
+        format!("{}{shown}: no such {what}{}", caller_location(lua), hint.map_or(String::new(), |h| format!("; {h}"))),
+        hinted,
+    )
 }
 
 /// A table key as a message shows it: a name as it is, other keys in brackets (`[0]`,
@@ -459,9 +468,10 @@ pub(crate) fn install(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     })?;
     let prelude = lua.load(include_str!("prelude.lua")).set_name(PRELUDE_NAME);
     let no_such = lua.create_function(
-        |lua, (label, separator, what, key, tables): (String, char, String, Value, Variadic<Value>)| {
+        |lua, (label, separator, what, key, lenient, tables): (String, char, String, Value, bool, Variadic<Value>)| {
             let tables: Vec<Table> = tables.into_iter().filter_map(|t| t.as_table().cloned()).collect();
-            Ok(no_such_name(lua, (&label, separator, &what), &key, &tables))
+            let (message, hinted) = no_such_name(lua, (&label, separator, &what), &key, &tables);
+            Ok((hinted || !lenient).then_some(message))
         },
     )?;
     let kind_of = lua.create_function(|_, handle: mlua::UserDataRef<Handle>| Ok(handle.kind()))?;

@@ -178,9 +178,8 @@ fn window(lua: &Lua, value: &Value) -> mlua::Result<(Ticks, Ticks)> {
 /// The value a spec wants of an event's field `key`: a string or a number, as fields are, a
 /// list of strings for a reload's `files`, or a table for an `Emit`'s `payload`.
 fn field_value(lua: &Lua, key: &str, value: Value) -> mlua::Result<Value> {
-    let strings = |t: &Table| {
-        t.raw_len() > 0 && t.sequence_values::<Value>().all(|item| matches!(item, Ok(Value::String(_))))
-    };
+    let strings =
+        |t: &Table| t.raw_len() > 0 && t.sequence_values::<Value>().all(|item| matches!(item, Ok(Value::String(_))));
     match (key, value) {
         (_, value @ (Value::String(_) | Value::Integer(_) | Value::Number(_))) => Ok(value),
         ("files", Value::Table(t)) if strings(&t) => Ok(Value::Table(t)),

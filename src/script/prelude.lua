@@ -41,16 +41,20 @@ end
 -- An `__index` for one of the API's tables (`bl`, a handle): a name in `names`, else an error
 -- with a did-you-mean where the script reads it (`bl.spwn: no such function; did you mean
 -- `spawn`?`), never a nil that fails later as "attempt to call a nil value", or not at all.
--- `label` and `separator` name the table as a script writes it (`bl` `.`, `actor` `:`).
-local rawget = rawget
-local function strict(label, separator, what, names)
+-- `label` and `separator` name the table as a script writes it (`bl` `.`, `actor` `:`). A
+-- number reads nil (`ipairs` ends at once). `lenient` (`bl`): only a near miss of a name it
+-- has is an error; any other name reads nil, as in any table, so scripts can probe for a
+-- function (`if bl.x then`) and keep their own helpers in it (`bl.util = bl.util or {}`).
+local rawget, type = rawget, type
+local function strict(label, separator, what, names, lenient)
   return function(t, key)
     local found = names and rawget(names, key)
-    if found ~= nil then return found end
-    error(no_such(label, separator, what, key, t, names), 0)
+    if found ~= nil or type(key) == "number" then return found end
+    local message = no_such(label, separator, what, key, lenient or false, t, names)
+    if message then error(message, 0) end
   end
 end
-setmetatable(bl, { __index = strict("bl", ".", "function") })
+setmetatable(bl, { __index = strict("bl", ".", "function", nil, true) })
 local index = {}
 for _, kind in ipairs({ "actor", "playback", "recording" }) do
   index[kind] = strict(kind, ":", "method", methods[kind])

@@ -13,8 +13,16 @@ local i = bl.inputs(w, "sway")
 local r = bl.record(w)
 try("bl function", function() bl.spwn("x", { graph = "walker" }) end)
 try("bl read", function() return bl.evnts end)
+-- `bl` reads nil for what is no near miss of its names, as any table does: scripts probe for
+-- functions and keep helpers of their own in it (a number reads nil, so `ipairs(bl)` ends).
 try("bl key that is no name", function() return bl[1] end)
 try("bl name with nothing close", function() return bl.teleport end)
+try("bl probed and extended", function()
+  bl.util = bl.util or {}
+  bl.util.twice = function(x) return 2 * x end
+  assert(bl.teleport == nil and bl.util.twice(2) == 4 and rawget(bl, "spwn") == nil)
+  for _ in ipairs(bl) do end
+end)
 try("actor method", function() w:weigths() end)
 try("actor read", function() return w.nme end)
 try("playback method", function() p:stat() end)
