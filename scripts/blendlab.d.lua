@@ -3,7 +3,8 @@
 -- blendlab scripts. Point your workspace at this folder (e.g. `"workspace.library":
 -- ["scripts"]` in .luarc.json). Errors raised by `bl` functions are plain strings located
 -- at the calling line (`file:line: message`), so `pcall` returns them as they print.
--- tests/lua_api.rs checks that every function of `bl` and of the handles is declared here.
+-- tests/lua_api.rs checks that every function of `bl`, of actors and of playbacks is declared
+-- here, and every method of recordings and sweeps is one they have.
 
 ---A leaf's share of the final result: `{ [leaf] = weight }`, plus `["<default>"]` when the
 ---default pose has a share (REFERENCE §6).
@@ -85,7 +86,8 @@ function Actor:get(parameter) end
 ---@return bl.Weights
 function Actor:weights(channel) end
 ---What each leaf of an additive layer adds on top: `layer weight × its share` (the table's
----`+layer` column), times what the override layers above it leave.
+---`additive` column, `+CHANNEL` with several channels), times what the override layers above it
+---leave.
 ---@param channel? string default: the first channel
 ---@return table<string, number>
 function Actor:additive_weights(channel) end
@@ -233,7 +235,7 @@ function bl.trace_ticks(on) end
 ---@return bl.Event[]
 function bl.events(filter) end
 ---A `bl.on` listener: `:off()` removes it (true if it was still there). It prints as
----`bl.on listener #N for KIND`; N also names it in the errors it raises.
+---`bl.on listener #N for KIND (:off() removes it)`; N also names it in the errors it raises.
 ---@class bl.Listener
 ---@field id integer
 ---@field kind string
@@ -287,7 +289,7 @@ function bl.record(actor, options) end
 function bl.events_jsonl(path, filter) end
 ---What `bl.inputs` returns: `:stop()` ends the inputs (true if they were still playing; the
 ---parameters keep the values they were given last). It prints as
----`bl.inputs `NAME` #N on actor `A``.
+---`bl.inputs `NAME` #N on actor `A` (:stop() ends it)`.
 ---@class bl.Inputs
 ---@field id integer
 ---@field name string

@@ -68,8 +68,8 @@ enum Command {
         #[arg(long)]
         bless: bool,
         /// Run the script again with its clock steps split differently (frame by frame,
-        /// seeded random pieces, giant steps) and report any difference in the events or the
-        /// final weights (tolerance 1e-9).
+        /// seeded random pieces, giant steps) and report any difference in the events, the
+        /// final clock or the final weights (tolerance 1e-9).
         #[arg(long, conflicts_with_all = ["watch", "golden"])]
         partition_check: bool,
         /// The script, then what it gets as `arg[1..]` and `...`: everything after the script

@@ -602,7 +602,11 @@ impl Repl {
             }
             lines
         });
-        if lines.is_empty() { self.note("no events yet") } else { self.say(&lines.join("\n")) }
+        match (lines.is_empty(), kinds) {
+            (false, _) => self.say(&lines.join("\n")),
+            (true, []) => self.note("no events yet"),
+            (true, kinds) => self.note(&format!("no {} events yet", kinds.join(" or "))),
+        }
     }
 
     fn watch(&mut self, switch: Option<(String, bool)>) {
