@@ -155,6 +155,13 @@ enum Workload {
     },
 }
 
+/// Whether the line editor can drive a terminal of type `term` (`$TERM`): rustyline cannot
+/// start on one that says it is `dumb`, `cons25` or `emacs` (Emacs' shell, some CI consoles),
+/// so there the REPL reads plain lines, as from a pipe.
+fn editor_runs_on(term: Option<&std::ffi::OsStr>) -> bool {
+    !matches!(term.and_then(|t| t.to_str()), Some("dumb" | "cons25" | "emacs"))
+}
+
 fn style(choice: ColorChoice, stream_is_terminal: bool) -> Style {
     let color = match choice {
         ColorChoice::Always => true,
@@ -199,7 +206,9 @@ fn main() -> ExitCode {
         files,
         style: style(cli.color, std::io::stdout().is_terminal()),
         err_style,
-        terminal: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
+        terminal: std::io::stdin().is_terminal()
+            && std::io::stdout().is_terminal()
+            && editor_runs_on(std::env::var_os("TERM").as_deref()),
         history: history_file(),
         measure: cli.measure,
         started,
@@ -519,4 +528,18 @@ fn history_file() -> Option<PathBuf> {
     explicit.or_else(|| {
         std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".blendlab_history"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    #[test]
+    fn a_dumb_terminal_gets_plain_lines() {
+        for (term, editor) in
+            [(Some("xterm-256color"), true), (None, true), (Some("dumb"), false), (Some("emacs"), false)]
+        {
+            assert_eq!(super::editor_runs_on(term.map(OsStr::new)), editor, "{term:?}");
+        }
+    }
 }
