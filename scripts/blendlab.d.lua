@@ -55,7 +55,7 @@ local Playback = {}
 function Playback:state() end
 ---@return number time the playback's timeline time in seconds
 function Playback:time() end
----@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first; in a pass a seek has just entered, the frame before that pass's first; for a start past the end, its lifetime); without, the frame containing its time; nil without a `frame_rate`
+---@return integer? frame its local frame: with task clips, the last frame its task lifecycle ran (−1 before the first; in a pass a seek has just entered, the frame before that pass's first; for a start past the end, its last frame: its lifetime, or the frame of a `fixed` end before it with `wrap = "none"`); without, the frame containing its time; nil without a `frame_rate`
 function Playback:frame() end
 ---Interrupts it: begun, unfinished task clips get Interrupt (nothing happens once it ended).
 function Playback:interrupt() end

@@ -96,6 +96,9 @@ impl Builder<'_> {
         }
         timeline.markers = self.markers(file, &markers, frame_rate, timeline.duration);
         timeline.lifetime = lifetime(&timeline.clips, frame_rate);
+        if let (DurationMode::Fixed, Some(d)) = (raw.duration_mode, &raw.duration) {
+            self.cut_tasks(file, d.span(), &timeline);
+        }
         let entries = timeline
             .clips
             .iter()
@@ -868,6 +871,34 @@ impl Builder<'_> {
             let hint = "a timeline that plays no timeline is 0 deep, one that plays it 1 deep, and so on; any \
                         timeline that contains this one is over the limit too";
             self.error(file, span, message, Some(hint.into()));
+        }
+    }
+
+    /// Warns of each task clip of `timeline` that its `fixed` duration (written at `span`)
+    /// cuts: with `wrap = "none"` the playback completes at the frame of its end, with
+    /// `loop` each pass ends before it, and a task still running there gets Interrupt, not
+    /// Finish (with `hold` the frames run on to the lifetime).
+    fn cut_tasks(&mut self, file: usize, span: Range<usize>, timeline: &Timeline) {
+        let Some(rate) = timeline.frame_rate else { return };
+        let (last, cut) = match timeline.wrap {
+            WrapMode::None => (timeline.duration.last_frame_at(rate), "the playback completes there"),
+            WrapMode::Loop => ((timeline.duration - Ticks(1)).last_frame_at(rate), "each pass ends there"),
+            WrapMode::Hold => return,
+        };
+        for clip in &timeline.clips {
+            let (Some(task), Some((_, end))) = (&clip.task, clip.frames) else { continue };
+            if end > last {
+                let message = format!(
+                    "task clip `{}` ends at frame {end}, after the last frame of `{}`'s fixed duration ({} s, frame \
+                     {last}): {cut}, and its {} task gets Interrupt, not Finish",
+                    clip.name,
+                    timeline.name,
+                    number(timeline.duration.secs()),
+                    task.kind.task_name().as_str()
+                );
+                let hint = format!("lengthen `duration`, or end the clip by frame {last}");
+                self.warn(file, span.clone(), message, Some(hint));
+            }
         }
     }
 

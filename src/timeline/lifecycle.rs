@@ -80,12 +80,9 @@ impl Lifecycle {
             Some(rate) => {
                 let (pass, frame) = local_frame_at(def, rate, start);
                 let before = frame.max(first_frame_of_pass(def, rate, pass)) - 1;
-                // Started past its lifetime, it has no frame left to run: it stands at its
+                // Started past its last frame, it has no frame left to run: it stands at its
                 // end, as a lifecycle that ran to it.
-                match def.lifetime {
-                    Some(lifetime) if def.wrap != WrapMode::Loop => (pass, before.min(lifetime)),
-                    _ => (pass, before),
-                }
+                (pass, last_frame(def, rate).map_or(before, |last| before.min(last)))
             }
             None => (0, -1),
         };
@@ -208,7 +205,10 @@ impl Lifecycle {
             // Past its lifetime already (started there, or a reload moved it there).
             return true;
         }
-        let target = local_frame_at(def, rate, raw);
+        let mut target = local_frame_at(def, rate, raw);
+        if let Some(last) = last_frame(def, rate) {
+            target.1 = target.1.min(last);
+        }
         loop {
             if self.pass < target.0 && self.frame >= last_frame_of_pass(def, rate) {
                 self.end_pass(def, rate, self.pass + 1, events);
@@ -349,6 +349,15 @@ fn local_frame_at(def: &Timeline, rate: u32, raw: Ticks) -> (i64, i64) {
     }
     let (pass, t) = def.pass_at(raw);
     (pass, t.last_frame_at(rate))
+}
+
+/// The last local frame a timeline that does not loop runs: its lifetime, or, with `wrap =
+/// "none"`, the frame at its end `D` if that comes first (a `fixed` duration shorter than a
+/// task clip: the playback completes there, and a task still running gets Interrupt).
+/// `None` for a looping timeline, whose passes end where its time wraps.
+fn last_frame(def: &Timeline, rate: u32) -> Option<i64> {
+    let lifetime = def.lifetime.filter(|_| def.wrap != WrapMode::Loop)?;
+    Some(if def.wrap == WrapMode::None { lifetime.min(def.duration.last_frame_at(rate)) } else { lifetime })
 }
 
 /// The first local frame of pass `pass`: the first at or after the time the pass begins.

@@ -758,7 +758,7 @@ impl Playback {
     fn leave(&mut self, snapshot: &Snapshot, events: &mut Vec<EventKind>) {
         if std::mem::take(&mut self.activated) {
             self.last = None;
-            self.end_tasks(snapshot, true, events);
+            self.end_tasks(snapshot, events);
             for inner in &mut self.inner {
                 if let Inner::Nested(nested) = inner {
                     nested.leave(snapshot, events);
@@ -773,7 +773,7 @@ impl Playback {
         if self.state != PlaybackState::Playing {
             return;
         }
-        self.end_tasks(snapshot, state == PlaybackState::Interrupted, events);
+        self.end_tasks(snapshot, events);
         let def = &snapshot.timelines[self.timeline];
         for i in 0..self.active.len() {
             self.disable(snapshot, self.active[i] as usize, events);
@@ -791,13 +791,14 @@ impl Playback {
     /// Ends the tasks of this playback and of the timelines it plays nested now as one
     /// (REFERENCE §4; **ours** for nesting, where a nested timeline plays inside its clip):
     /// first every Interrupt, in clip order, a nested timeline's where its clip stands in that
-    /// order (after the clip's own task) and so on down — this playback's running tasks only
-    /// when `interrupted` (at its completion every one has finished), a nested timeline's
-    /// always (its clip stops) — then the Dispose of every flow-scoped task of them all that
-    /// began, in reverse order of Begin across them ([`Disposal`]).
-    fn end_tasks(&mut self, snapshot: &Snapshot, interrupted: bool, events: &mut Vec<EventKind>) {
+    /// order (after the clip's own task) and so on down: every task still running, this
+    /// playback's too (at a completion by its lifetime every one of its own has finished; one
+    /// that completes at a `fixed` end before a task clip's end cuts that task) — then the
+    /// Dispose of every flow-scoped task of them all that began, in reverse order of Begin
+    /// across them ([`Disposal`]).
+    fn end_tasks(&mut self, snapshot: &Snapshot, events: &mut Vec<EventKind>) {
         let mut disposals = Vec::new();
-        self.interrupt_tasks(snapshot, interrupted, &mut Vec::new(), events, &mut disposals);
+        self.interrupt_tasks(snapshot, &mut Vec::new(), events, &mut disposals);
         events.extend(Disposal::in_reverse_order_of_begin(disposals));
     }
 
@@ -808,7 +809,6 @@ impl Playback {
     fn interrupt_tasks(
         &mut self,
         snapshot: &Snapshot,
-        interrupted: bool,
         path: &mut Vec<usize>,
         events: &mut Vec<EventKind>,
         disposals: &mut Vec<Disposal>,
@@ -816,9 +816,7 @@ impl Playback {
         let def = &snapshot.timelines[self.timeline];
         if def.lifetime.is_some() {
             for c in 0..def.clips.len() {
-                if interrupted {
-                    self.lifecycle.interrupt(def, c, events);
-                }
+                self.lifecycle.interrupt(def, c, events);
                 self.interrupt_nested_tasks(snapshot, c, path, events, disposals);
             }
         } else {
@@ -842,7 +840,7 @@ impl Playback {
             && nested.activated
         {
             path.push(c);
-            nested.interrupt_tasks(snapshot, true, path, events, disposals);
+            nested.interrupt_tasks(snapshot, path, events, disposals);
             path.pop();
         }
     }
