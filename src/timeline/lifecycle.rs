@@ -10,6 +10,17 @@ use crate::config::timeline::WrapMode;
 use crate::event::{Command, EventKind, FieldValue, Name, TaskName};
 use crate::time::Ticks;
 
+/// Where [`Lifecycle::advance`] stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Advanced {
+    /// At the frame of the time it was given, the playback going on.
+    Running,
+    /// At its lifetime: the playback completes.
+    Done,
+    /// At the end of a pass, which pass `next` follows (see [`Lifecycle::begin_pass`]).
+    PassEnds(i64),
+}
+
 /// A lifecycle step of a task.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Phase {
@@ -194,16 +205,17 @@ impl Lifecycle {
     }
 
     /// Runs every local frame whose time is ≤ raw timeline time `raw`, in order, in clock frame
-    /// `clock_frame` (what orders the Disposes of flow tasks: [`Disposal`]). Returns true
-    /// when a non-looping lifecycle has processed `lifetime` (the playback completes). A
-    /// looping one follows the timeline's passes ([`Timeline::pass_at`]): a pass runs the
-    /// frames of its times (`[0, D)`, then `[L, D)`) and ends where the time wraps
-    /// ([`Lifecycle::end_pass`]), and the next one starts with every clip pending again.
-    pub fn advance(&mut self, def: &Timeline, raw: Ticks, clock_frame: i64, events: &mut Vec<EventKind>) -> bool {
-        let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return false };
+    /// `clock_frame` (what orders the Disposes of flow tasks: [`Disposal`]). Returns
+    /// [`Advanced::Done`] when a non-looping lifecycle has processed `lifetime` (the playback
+    /// completes). A looping one follows the timeline's passes ([`Timeline::pass_at`]): a pass
+    /// runs the frames of its times (`[0, D)`, then `[L, D)`), and where the time wraps it
+    /// stops with [`Advanced::PassEnds`]: the caller ends the pass's tasks (with its nested
+    /// timelines'), starts the next pass ([`Lifecycle::begin_pass`]) and advances again.
+    pub fn advance(&mut self, def: &Timeline, raw: Ticks, clock_frame: i64, events: &mut Vec<EventKind>) -> Advanced {
+        let (Some(rate), Some(lifetime)) = (def.frame_rate, def.lifetime) else { return Advanced::Running };
         if def.wrap != WrapMode::Loop && self.frame >= lifetime {
             // Past its lifetime already (started there, or a reload moved it there).
-            return true;
+            return Advanced::Done;
         }
         let mut target = local_frame_at(def, rate, raw);
         if let Some(last) = last_frame(def, rate) {
@@ -211,35 +223,24 @@ impl Lifecycle {
         }
         loop {
             if self.pass < target.0 && self.frame >= last_frame_of_pass(def, rate) {
-                self.end_pass(def, rate, self.pass + 1, events);
-                continue;
+                return Advanced::PassEnds(self.pass + 1);
             }
             if (self.pass, self.frame + 1) > target {
-                return false;
+                return Advanced::Running;
             }
             self.frame += 1;
             self.run_frame(def, self.frame, clock_frame, events);
             if def.wrap != WrapMode::Loop && self.frame >= lifetime {
-                return true;
+                return Advanced::Done;
             }
         }
     }
 
-    /// At a seek whose window leaves the pass this lifecycle is in behind, after the frames of
-    /// the pass have run ([`Lifecycle::advance`]): the pass ends ([`Lifecycle::end_pass`]) and
-    /// pass `next` begins (the passes between are folded: none of their frames run).
-    pub fn loop_to(&mut self, def: &Timeline, next: i64, events: &mut Vec<EventKind>) {
-        if let (Some(rate), Some(_)) = (def.frame_rate, def.lifetime) {
-            self.end_pass(def, rate, next, events);
-        }
-    }
-
-    /// The end of a pass of a looping timeline, where its time wraps: the pass's tasks end as
-    /// a playback's do ([`Lifecycle::end`]) — one still running (its frames go on past the
-    /// end of the timeline) gets Interrupt, then the flow-scoped tasks that began in the pass
-    /// get Dispose, in reverse order of Begin — and pass `next` begins, every clip pending.
-    fn end_pass(&mut self, def: &Timeline, rate: u32, next: i64, events: &mut Vec<EventKind>) {
-        self.end(def, true, events);
+    /// After the end of a pass of a looping timeline (its tasks ended: [`Lifecycle::end`],
+    /// with its nested timelines'), pass `next` begins, every clip pending (the passes
+    /// between, if any, are folded: none of their frames run).
+    pub fn begin_pass(&mut self, def: &Timeline, next: i64) {
+        let Some(rate) = def.frame_rate else { return };
         self.begun.fill(false);
         self.finished.fill(false);
         self.pass = next;
@@ -437,7 +438,7 @@ mod tests {
             |task: &str| skill(10, &format!(r#"name = "x", start_frame = 0, end_frame = 20, motion = "a"{task}"#));
         let (old_def, def) = (clip(""), clip(r#", task = { type = "MovementLock" }"#));
         let mut lifecycle = Lifecycle::new(&old_def, Ticks::ZERO, format_args!("skill#1"));
-        assert!(!lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new()));
+        assert_eq!(lifecycle.advance(&old_def, Ticks::from_secs(0.4).unwrap(), 0, &mut Vec::new()), Advanced::Running);
         let last = Some(Ticks::from_secs(0.4).unwrap());
         let mut carried =
             lifecycle.carry_over((&old_def, &def), (Ticks::ZERO, last), format_args!("skill#1"), &mut Vec::new());
@@ -488,7 +489,11 @@ mod tests {
         let def = &snapshot.timelines[snapshot.timeline_id("lp").unwrap()];
         let mut lifecycle = Lifecycle::new(def, Ticks::ZERO, format_args!("lp#1"));
         let mut events = Vec::new();
-        lifecycle.advance(def, Ticks::from_secs(0.6).unwrap(), 6, &mut events);
+        // As a playback without nested timelines ends a pass.
+        while let Advanced::PassEnds(next) = lifecycle.advance(def, Ticks::from_secs(0.6).unwrap(), 6, &mut events) {
+            lifecycle.end(def, true, &mut events);
+            lifecycle.begin_pass(def, next);
+        }
         let lines: Vec<String> = events
             .iter()
             .filter(|e| !matches!(e, EventKind::ClipTick { .. }))

@@ -20,7 +20,7 @@ use crate::time::{FrameTime, Ticks};
 
 use smallvec::{SmallVec, smallvec};
 
-use super::lifecycle::{Disposal, Lifecycle};
+use super::lifecycle::{Advanced, Disposal, Lifecycle};
 use super::{ClipMotion, Timeline, TimelineId};
 
 /// Clip or leaf indices, and flags by clip or leaf: a playback of a few clips keeps them
@@ -625,9 +625,9 @@ impl Playback {
         }
         let def = &snapshot.timelines[self.timeline];
         let raw = self.raw_time(now);
-        let lifecycle_done = def.lifetime.is_some() && self.lifecycle.advance(def, raw, now.frame, events);
+        let lifecycle_done = def.lifetime.is_some() && self.run_tasks(snapshot, raw, now.frame, events);
         if def.fires_in_windows() {
-            self.fire_window(def, self.last, raw, None, events);
+            self.fire_window(snapshot, self.last, raw, None, events);
         }
         self.last = Some(raw);
         let done = lifecycle_done || (def.wrap == WrapMode::None && raw >= def.duration);
@@ -696,7 +696,7 @@ impl Playback {
         let to = def.raw_at(pass, to);
         let seek = SeekWindow { fire: policy == SeekPolicy::FireSkipped, clock_frame: now.frame };
         if to > from && self.last.is_some() {
-            self.fire_window(def, Some(from), to, Some(seek), events);
+            self.fire_window(snapshot, Some(from), to, Some(seek), events);
         }
         self.anchor = now;
         self.anchor_time = to;
@@ -713,42 +713,102 @@ impl Playback {
     /// this nested instance in its tasks' source ids.
     fn follow(
         &mut self,
-        def: &Timeline,
+        snapshot: &Snapshot,
         local: Ticks,
         nested: NestedFollow,
         source: std::fmt::Arguments,
         events: &mut Vec<EventKind>,
     ) {
+        let def = &snapshot.timelines[self.timeline];
         if !self.activated {
             // Its clip has just become active (whatever the evaluation): it starts here.
-            self.activated = true;
-            (self.start, self.last) = (local, None);
-            self.lifecycle.restart(def, local, source);
+            self.activate(def, local, source);
         }
-        let clock_frame = match (nested, self.last) {
+        let (clock_frame, window) = match (nested, self.last) {
             (NestedFollow::Hold, _) => return,
             (NestedFollow::Seek(seek), previous) => {
                 if previous.is_none_or(|previous| previous <= local) {
-                    self.fire_window(def, previous, local, Some(seek), events);
+                    self.fire_window(snapshot, previous, local, Some(seek), events);
                 }
                 self.last = Some(local);
                 return;
             }
             (NestedFollow::Play { clock_frame }, Some(previous)) if local < previous => {
-                self.lifecycle.end(def, true, events);
+                // A new pass: its tasks end with its nested timelines', as at a pass end;
+                // markers re-sync without firing for the jump.
+                self.end_tasks(snapshot, events);
+                self.leave_nested(snapshot, events);
                 self.lifecycle.restart(def, local, source);
-                self.last = Some(local);
-                clock_frame
+                (clock_frame, None)
             }
-            (NestedFollow::Play { clock_frame }, previous) => {
-                self.fire_window(def, previous, local, None, events);
-                self.last = Some(local);
-                clock_frame
-            }
+            (NestedFollow::Play { clock_frame }, previous) => (clock_frame, Some(previous)),
         };
-        if self.lifecycle.advance(def, local, clock_frame, events) {
+        // As a top-level frame: the task lifecycle first, then the markers.
+        let done = self.run_tasks(snapshot, local, clock_frame, events);
+        if let Some(previous) = window {
+            self.fire_window(snapshot, previous, local, None, events);
+        }
+        self.last = Some(local);
+        if done {
             // Its lifetime is over: flow-scoped tasks are released (once).
             self.lifecycle.end(def, false, events);
+        }
+    }
+
+    /// As a nested timeline whose clip has become active at its local time `local`: it starts
+    /// there, its tasks named `source`.
+    fn activate(&mut self, def: &Timeline, local: Ticks, source: std::fmt::Arguments) {
+        self.activated = true;
+        (self.start, self.last) = (local, None);
+        self.lifecycle.restart(def, local, source);
+    }
+
+    /// Runs the task lifecycle up to raw time `raw` in clock frame `clock_frame`
+    /// ([`Lifecycle::advance`]), ending each pass it leaves behind ([`Playback::end_pass`]).
+    /// Returns whether its lifetime is over.
+    fn run_tasks(&mut self, snapshot: &Snapshot, raw: Ticks, clock_frame: i64, events: &mut Vec<EventKind>) -> bool {
+        let def = &snapshot.timelines[self.timeline];
+        loop {
+            match self.lifecycle.advance(def, raw, clock_frame, events) {
+                Advanced::Running => return false,
+                Advanced::Done => return true,
+                Advanced::PassEnds(next) => self.end_pass(snapshot, next, events),
+            }
+        }
+    }
+
+    /// The end of a pass of this looping timeline, where its time wraps: its tasks end as a
+    /// playback's do, with those of the timelines it plays nested ([`Playback::end_tasks`]:
+    /// every Interrupt, then every Dispose in reverse order of Begin), those timelines leave,
+    /// and pass `next` begins, every clip pending. A timeline whose clip is active where pass
+    /// `next` begins starts over there, at the clip's local time then: its tasks run from
+    /// there at the next frame, so that after a seek that lands later in the pass they catch
+    /// up as the pass's own do; the others start where their clips become active.
+    fn end_pass(&mut self, snapshot: &Snapshot, next: i64, events: &mut Vec<EventKind>) {
+        self.end_tasks(snapshot, events);
+        self.leave_nested(snapshot, events);
+        let def = &snapshot.timelines[self.timeline];
+        self.lifecycle.begin_pass(def, next);
+        let start = def.pass_start(next);
+        for (c, clip) in def.clips.iter().enumerate() {
+            if let Inner::Nested(nested) = &mut self.inner[c]
+                && clip.ext_start <= start
+                && start < clip.ext_end
+            {
+                let nested_def = &snapshot.timelines[nested.timeline];
+                let local = Ticks::from_secs(clip.local_time_at(start)).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);
+                let source = format_args!("{}/{}/{}", self.lifecycle.source(), clip.name, nested_def.name);
+                nested.activate(nested_def, local, source);
+            }
+        }
+    }
+
+    /// The timelines its clips play nested leave ([`Playback::leave`]).
+    fn leave_nested(&mut self, snapshot: &Snapshot, events: &mut Vec<EventKind>) {
+        for inner in &mut self.inner {
+            if let Inner::Nested(nested) = inner {
+                nested.leave(snapshot, events);
+            }
         }
     }
 
@@ -759,11 +819,7 @@ impl Playback {
         if std::mem::take(&mut self.activated) {
             self.last = None;
             self.end_tasks(snapshot, events);
-            for inner in &mut self.inner {
-                if let Inner::Nested(nested) = inner {
-                    nested.leave(snapshot, events);
-                }
-            }
+            self.leave_nested(snapshot, events);
         }
     }
 
@@ -880,12 +936,13 @@ impl Playback {
     /// it lands in catch up at the next frame.
     fn fire_window(
         &mut self,
-        def: &Timeline,
+        snapshot: &Snapshot,
         from: Option<Ticks>,
         to: Ticks,
         seek: Option<SeekWindow>,
         events: &mut Vec<EventKind>,
     ) {
+        let def = &snapshot.timelines[self.timeline];
         let markers = seek.is_none_or(|seek| seek.fire);
         let first = from.is_none();
         if first && markers {
@@ -914,10 +971,10 @@ impl Playback {
         // followed by the pass the window ends in.
         let unrolled_end = to_loop.min(from_loop + 1 + MAX_UNROLLED_LOOPS);
         let next = |pass: i64| if pass + 1 == unrolled_end { to_loop } else { pass + 1 };
-        self.run_out_pass(def, (from_loop, from_pos, first), next(from_loop), seek, events);
+        self.run_out_pass(snapshot, (from_loop, from_pos, first), next(from_loop), seek, events);
         for passed in from_loop + 1..unrolled_end {
             events.push(EventKind::TimelineLooped { timeline: def.name.clone(), count: passed as u64 });
-            self.run_out_pass(def, (passed, def.pass_start(passed), true), next(passed), seek, events);
+            self.run_out_pass(snapshot, (passed, def.pass_start(passed), true), next(passed), seek, events);
         }
         let whole_loops = to_loop - from_loop - 1;
         if whole_loops > MAX_UNROLLED_LOOPS {
@@ -941,21 +998,22 @@ impl Playback {
     /// frames that have not run first, and ends the pass after its markers.
     fn run_out_pass(
         &mut self,
-        def: &Timeline,
+        snapshot: &Snapshot,
         (pass, from, closed): (i64, Ticks, bool),
         next: i64,
         seek: Option<SeekWindow>,
         events: &mut Vec<EventKind>,
     ) {
+        let def = &snapshot.timelines[self.timeline];
         if let Some(seek) = seek {
             let end = def.raw_at(pass, def.duration - Ticks(1));
-            self.lifecycle.advance(def, end, seek.clock_frame, events);
+            self.run_tasks(snapshot, end, seek.clock_frame, events);
         }
         if seek.is_none_or(|seek| seek.fire) {
             self.fire_range(def, from, def.duration, closed, events);
         }
-        if seek.is_some() {
-            self.lifecycle.loop_to(def, next, events);
+        if seek.is_some() && def.lifetime.is_some() {
+            self.end_pass(snapshot, next, events);
         }
     }
 
@@ -1144,7 +1202,7 @@ impl Playback {
                 let nested_def = &snapshot.timelines[nested.timeline];
                 let local = Ticks::from_secs(time).unwrap_or(Ticks::ZERO).max(Ticks::ZERO);
                 let source = format_args!("{}/{}/{}", self.lifecycle.source(), clip.name, nested_def.name);
-                nested.follow(nested_def, local, nested_follow, source, events);
+                nested.follow(snapshot, local, nested_follow, source, events);
                 // Of what the nested evaluation reports (its own nested timelines' markers and
                 // tasks), all is the parent's to log but its clips' activity, which is its own
                 // bookkeeping.
