@@ -370,7 +370,8 @@ impl Playback {
         let (old_def, new_def) = (&old_snapshot.timelines[self.timeline], &snapshot.timelines[timeline]);
         new.state = self.state;
         new.last = self.last;
-        new.lifecycle = self.lifecycle.carry_over((old_def, new_def), (self.start, self.last), source, events);
+        new.carry_pass(self, (old_def, new_def));
+        new.lifecycle = self.lifecycle.carry_over((old_def, new_def), (self.start, new.last), source, events);
         new.start = self.start;
         new.activated = self.activated;
         new.time = self.time;
@@ -390,6 +391,23 @@ impl Playback {
             leave_behind(&self.inner[o], old_snapshot, events);
         }
         new
+    }
+
+    /// On a looping timeline that still loops, keeps the pass `old` was in and its time in it
+    /// (REFERENCE §3.8; README, Hot reload) where the reload changes how long a pass lasts (a
+    /// new `frame_rate` for clips in frames, a longer clip, a new loop region): the raw time,
+    /// which counts the passes, moves to where the new passes put that pass and time, so the
+    /// next `timeline_looped` counts on by one. A time past the new end stays at the pass's
+    /// last instant (the next frame crosses the end), one before a later pass's new start
+    /// `L` goes to `L`. A nested timeline's time is its clip's local time: it moves with its
+    /// parent.
+    fn carry_pass(&mut self, old: &Playback, (old_def, def): (&Timeline, &Timeline)) {
+        let looping = |d: &Timeline| d.wrap == WrapMode::Loop && d.duration > Ticks::ZERO;
+        let Some(last) = old.last.filter(|_| !old.activated && looping(old_def) && looping(def)) else { return };
+        let (pass, t) = old_def.pass_at(last);
+        let raw = def.raw_at(pass, t.min(def.duration - Ticks(1)).max(def.pass_start(pass)));
+        self.anchor_time = old.anchor_time + (raw - last);
+        self.last = Some(raw);
     }
 
     /// Takes over clip `o` of `old` as its clip `n` of the same identity. Whether it is active
