@@ -1030,7 +1030,7 @@ impl Playback {
         if seek.is_none_or(|seek| seek.fire) {
             self.fire_range(def, from, def.duration, closed, events);
         }
-        if seek.is_some() && def.lifetime.is_some() {
+        if seek.is_some() {
             self.end_pass(snapshot, next, events);
         }
     }

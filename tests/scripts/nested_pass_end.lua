@@ -6,7 +6,7 @@
 -- and `inner` starting over in it. A seek across the host's end ends `inner`'s tasks with
 -- the pass it leaves, as that natural end does, and `inner` catches up at the next frame
 -- from where the new pass starts (its clip is active there): no task frame of its new
--- activation is skipped.
+-- activation is skipped. So too for a host without task clips of its own (`bare`).
 bl.rate(10)
 bl.load("nested_pass_end.toml")
 local function show(actor)
@@ -34,3 +34,10 @@ print(b:trace())
 bl.frames(1)
 show("b")
 print(b:trace())
+
+print("-- the same seek on `bare`, a host without task clips")
+local c = bl.spawn("c", { timeline = "bare" })
+bl.frames(3)
+c:playback():seek(1.0)
+bl.frames(1)
+show("c")
