@@ -269,6 +269,7 @@ const BEYOND_A_SCHEMA: &[(&str, &[&str])] = &[
         "a whole number written with a fraction: JSON Schema counts 30.0 as an integer",
         &["tl_frame_rate_float_whole", "tree_tri_triangle_floats"],
     ),
+    ("a number JSON has no word for: inf or nan deep in a payload", &["task_payload_not_finite"]),
 ];
 
 /// Config fixtures as the loader reads them: one file, or a folder's files loaded together.

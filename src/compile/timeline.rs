@@ -353,6 +353,15 @@ impl Builder<'_> {
             "MovementLock" => TaskKind::MovementLock,
             _ => {
                 let name = self.required(file, raw, &t.name, "name", kind_name)?;
+                if let Some(payload) = &t.payload
+                    && let Some(key) = non_finite(payload.get_ref())
+                {
+                    let message = format!(
+                        "payload `{key}` is not a finite number: a payload goes to Lua and to JSON Lines, which \
+                         has no inf or nan"
+                    );
+                    self.error(file, payload.span(), message, None);
+                }
                 let payload = t.payload.as_ref().map(|p| p.get_ref().clone());
                 TaskKind::Emit { name: name.get_ref().clone(), payload }
             }
@@ -965,4 +974,19 @@ fn key_span(text: &str, value: Range<usize>) -> Range<usize> {
 fn lifetime(clips: &[TimelineClip], frame_rate: Option<u32>) -> Option<i64> {
     let rate = frame_rate.filter(|_| clips.iter().any(|c| c.task.is_some()))?;
     clips.iter().map(|c| (c.end - Ticks(1)).last_frame_at(rate)).max()
+}
+
+/// The dotted key of the first number in `table` that is not finite (`inf`, `nan`), if any.
+fn non_finite(table: &toml::Table) -> Option<String> {
+    fn find(value: &toml::Value) -> Option<String> {
+        match value {
+            toml::Value::Float(x) if !x.is_finite() => Some(String::new()),
+            toml::Value::Array(items) => {
+                items.iter().enumerate().find_map(|(i, v)| find(v).map(|k| format!("[{i}]{k}")))
+            }
+            toml::Value::Table(table) => non_finite(table).map(|k| format!(".{k}")),
+            _ => None,
+        }
+    }
+    table.iter().find_map(|(key, value)| find(value).map(|rest| format!("{key}{rest}")))
 }
