@@ -62,12 +62,16 @@ fn is_stream(path: &Path) -> bool {
 
 /// Writes `text` to `path` (relative to the calling script's folder, and inside it under
 /// `--sandbox`) for the Lua function `what`; returns the path written, or a located error.
-/// `/dev/stdout` and `/dev/stderr` are the host's own outputs (in order with what the script
-/// prints, and captured with it in a golden run).
+/// `/dev/stdout` and `/dev/stderr` (and their other names, `/dev/fd/1`, `/proc/self/fd/1`…)
+/// are the host's own outputs (in order with what the script prints, and captured with it in
+/// a golden run).
 pub(crate) fn write_for_script(lua: &Lua, state: &Shared, what: &str, path: &str, text: &str) -> mlua::Result<String> {
-    if matches!(path, "/dev/stdout" | "/dev/stderr") {
+    // Every name of the two streams: written through another, a file the output is
+    // redirected to would get the text at its own offset, under what `print` writes later.
+    let out = matches!(path, "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1");
+    if out || matches!(path, "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2") {
         let output = &mut state.borrow_mut().output;
-        let stream = if path == "/dev/stdout" { &mut output.out } else { &mut output.err };
+        let stream = if out { &mut output.out } else { &mut output.err };
         stream.write_all(text.as_bytes()).map_err(|e| located(lua, format!("{what}: cannot write {path}: {e}")))?;
         return Ok(path.to_string());
     }

@@ -28,6 +28,9 @@ io.write(written)
 -- /dev/stdout is where print writes, in order (a rename over it would replace a log file).
 print("-- the same to /dev/stdout")
 bl.expect(rec:csv("/dev/stdout") == "/dev/stdout", "csv returns the stream written")
+-- /dev/fd/1 is the same stream, and comes in order too (it was written at the offset of a
+-- file the output was redirected to, under what print wrote after it).
+bl.expect(bl.events_jsonl("/dev/fd/1", { kind = "reload_applied" }) == "/dev/fd/1", "the stream by another name")
 
 print("-- recording:svg")
 rec:svg(path)
