@@ -114,8 +114,12 @@ pub enum SweepError {
     NotRead { tree: String, name: String, reads: String, hint: Option<String> },
     #[error("parameter `{0}` is swept twice")]
     Repeated(String),
-    #[error("`{parameter}`: from and to must be finite numbers, got {from} and {to}")]
-    NotFinite { parameter: String, from: f64, to: f64 },
+    #[error(
+        "`{parameter}`: from and to must be numbers within ±1e6, as a parameter's value is, got {} and {}",
+        crate::config::number(*.from),
+        crate::config::number(*.to)
+    )]
+    OutOfRange { parameter: String, from: f64, to: f64 },
     #[error("{rows} rows is more than a sweep may produce ({MAX_ROWS}); use fewer steps")]
     TooManyRows { rows: u128 },
 }
@@ -126,7 +130,7 @@ fn hint_suffix(hint: &Option<String>) -> String {
 
 /// Evaluates tree `tree` of `snapshot` at every combination of the axes' values (settled
 /// values; see the module doc). Refused before any work for an unknown tree, a parameter the
-/// tree does not read, a repeated or non-finite axis, or more than [`MAX_ROWS`] rows.
+/// tree does not read, a repeated axis or one beyond ±1e6 (or NaN), or more than [`MAX_ROWS`] rows.
 pub fn sweep(snapshot: &Snapshot, tree: &str, axes: &[Axis]) -> Result<Sweep, SweepError> {
     let id = snapshot.blend_tree_id(tree).ok_or_else(|| SweepError::UnknownTree {
         name: tree.into(),
@@ -177,8 +181,9 @@ fn resolve_axes(snapshot: &Snapshot, tree: &str, reads: &[ParamId], axes: &[Axis
         if ids.contains(&id) {
             return Err(SweepError::Repeated(name.clone()));
         }
-        if !(axis.from.is_finite() && axis.to.is_finite()) {
-            return Err(SweepError::NotFinite { parameter: name.clone(), from: axis.from, to: axis.to });
+        // The values an actor can be given (`actor:set`): within ±MAX_NUMBER (false for NaN).
+        if !(axis.from.abs() <= crate::config::MAX_NUMBER && axis.to.abs() <= crate::config::MAX_NUMBER) {
+            return Err(SweepError::OutOfRange { parameter: name.clone(), from: axis.from, to: axis.to });
         }
         ids.push(id);
     }

@@ -40,16 +40,6 @@ fn number(value: &Value) -> Option<f64> {
 fn axis(lua: &Lua, parameter: String, range: [&Value; 3]) -> mlua::Result<Axis> {
     let [from, to, steps] = range.map(number);
     let (Some(from), Some(to), Some(steps)) = (from, to, steps) else { return Err(located(lua, USAGE)) };
-    // The values an actor can be given (`actor:set`): within ±MAX_NUMBER (false for NaN).
-    for (end, value) in [("from", from), ("to", to)] {
-        if value.abs() > crate::config::MAX_NUMBER || value.is_nan() {
-            let value = crate::config::number(value);
-            let message = format!(
-                "bl.sweep: `{parameter}`: `{end}` must be a number within ±1e6, as a parameter's value is, got {value}"
-            );
-            return Err(located(lua, message));
-        }
-    }
     if !(steps >= 0.0 && steps.fract() == 0.0 && steps < crate::blend::sweep::MAX_ROWS as f64) {
         let most = crate::blend::sweep::MAX_ROWS - 1;
         return Err(located(lua, format!("bl.sweep: steps must be a whole number from 0 to {most}, got {steps}")));
