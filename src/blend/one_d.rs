@@ -52,17 +52,61 @@ impl Thresholds {
     }
 
     /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
-    /// threshold) as the pass writes each weight (before the pair strictly around `x` is
-    /// written): a caller's own work per child, in the same pass.
+    /// threshold) as the pass writes each weight (see [`ThresholdSlices::weights_with`]).
     #[inline(always)]
     pub fn weights_with<C>(
         &self,
         x: f64,
         out: &mut [f64],
         children: impl IntoIterator<Item = C>,
+        each: impl FnMut(C),
+    ) {
+        self.slices().weights_with(x, out, children, each);
+    }
+
+    /// The thresholds and their gaps' reciprocals, as two slices of one length.
+    #[inline(always)]
+    pub fn slices(&self) -> ThresholdSlices<'_> {
+        ThresholdSlices { values: &self.values, inverse_gaps: &self.inverse_gaps }
+    }
+
+    /// [`Thresholds::slices`] cut from arrays of `N`, so that code inlined where they are read
+    /// knows their length: its passes unroll and check no bounds. `None` unless there are `N`
+    /// thresholds.
+    #[inline(always)]
+    pub fn sized<const N: usize>(&self) -> Option<ThresholdSlices<'_>> {
+        let values: &[f64; N] = self.values.as_slice().try_into().ok()?;
+        let inverse_gaps: &[f64; N] = self.inverse_gaps.as_slice().try_into().ok()?;
+        Some(ThresholdSlices { values, inverse_gaps })
+    }
+}
+
+/// A [`Thresholds`]' numbers, borrowed ([`Thresholds::slices`], [`Thresholds::sized`]).
+#[derive(Clone, Copy)]
+pub struct ThresholdSlices<'a> {
+    values: &'a [f64],
+    inverse_gaps: &'a [f64],
+}
+
+impl ThresholdSlices<'_> {
+    /// How many thresholds there are.
+    #[inline(always)]
+    pub fn count(self) -> usize {
+        self.values.len()
+    }
+
+    /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
+    /// threshold) as the pass writes each weight (before the pair strictly around `x` is
+    /// written): a caller's own work per child, in the same pass.
+    #[inline(always)]
+    pub fn weights_with<C>(
+        self,
+        x: f64,
+        out: &mut [f64],
+        children: impl IntoIterator<Item = C>,
         mut each: impl FnMut(C),
     ) {
-        let thresholds = &self.values[..];
+        let thresholds = self.values;
         let (Some(&lo), Some(&hi)) = (thresholds.first(), thresholds.last()) else { return };
         let (out, inverse_gaps) = (&mut out[..thresholds.len()], &self.inverse_gaps[..thresholds.len()]);
         // `clamp`, with a NaN to `lo`, and no check that `lo ≤ hi`.
