@@ -11,7 +11,7 @@
 //! already include its own composition (a timeline's layer mixer, a tree's nesting), and its
 //! coverage is their sum.
 
-use crate::blend::{TreeRuntime, write_summed};
+use crate::blend::TreeRuntime;
 use crate::blend::params::ParamState;
 use crate::compile::{Asset, ClipId, GraphDef, LayerSource, ParamId, Snapshot, TreeId};
 use crate::event::{EventKind, TransitionChange};
@@ -493,6 +493,19 @@ fn write_clip(column: &mut [f64], scale: f64) -> (f64, f64) {
     (1.0, 1.0)
 }
 
+/// Writes `scale × share` of every leaf into `column` and returns `Σ shares`, summed as they
+/// are written (from −0.0, in order, as `Iterator::sum`): the bits of a separate sum, without
+/// a second pass over the shares.
+#[inline(always)]
+fn write_summed(column: &mut [f64], shares: &[f64], scale: f64) -> f64 {
+    let mut sum = -0.0;
+    for (weight, share) in column.iter_mut().zip(shares) {
+        *weight = scale * share;
+        sum += share;
+    }
+    sum
+}
+
 /// One layer of a graph.
 ///
 /// Laid out for a frame over many actors, which no longer fit in cache: what a frame reads
@@ -578,9 +591,8 @@ impl Layer {
         let scale = remaining * self.weight;
         match &mut self.source {
             Source::BlendTree(tree) => {
-                let coverage = tree.update_and_write(params, step.dt, &mut effective[self.leaves.range()], scale);
-                let coverage = coverage.clamp(0.0, 1.0);
-                Some((coverage, coverage))
+                tree.update(params, step.dt);
+                Some(write_tree(tree, &mut effective[self.leaves.range()], scale))
             }
             Source::Clip(clip) => {
                 clip.advance(step.snapshot, step.dt);

@@ -256,19 +256,16 @@ impl FlatOneD {
         FlatParts { thresholds, lengths, leaves: Leaves { weights, times: &mut times[..thresholds.count()] }, input }
     }
 
-    /// [`FlatOneD::parts`] of a tree of `N` leaves (the caller knows it has `N`), cut from
-    /// arrays of `N`: the frame inlined where they are read knows their length, so its passes
-    /// over the leaves unroll and check no bounds.
+    /// [`FlatOneD::parts`] of a tree of `N` leaves, cut from arrays of `N`: the frame inlined
+    /// where they are read knows their length, so its pass over the leaves unrolls and checks
+    /// no bounds. `None` unless the tree has `N` leaves.
     #[inline(always)]
-    fn sized_parts<'a, const N: usize>(&'a self, shape: &'a TreeShape, numbers: &'a mut [f64]) -> FlatParts<'a> {
-        let lengths = shape.placements.lengths.first_chunk::<N>();
-        let (Some(thresholds), Some(lengths), Some((weights, rest))) =
-            (self.thresholds.sized::<N>(), lengths, numbers.split_first_chunk_mut::<N>())
-        else {
-            unreachable!("a flat 1d tree of {N} leaves")
-        };
-        let Some((times, [input])) = rest.split_first_chunk_mut::<N>() else { unreachable!("{N} leaf times, one input") };
-        FlatParts { thresholds, lengths, leaves: Leaves { weights, times }, input }
+    fn sized_parts<'a, const N: usize>(&'a self, shape: &'a TreeShape, numbers: &'a mut [f64]) -> Option<FlatParts<'a>> {
+        let thresholds = self.thresholds.sized::<N>()?;
+        let (weights, rest) = numbers.split_first_chunk_mut::<N>()?;
+        let (times, [input]) = rest.split_first_chunk_mut::<N>()? else { return None };
+        let lengths = shape.placements.lengths.first_chunk::<N>()?;
+        Some(FlatParts { thresholds, lengths, leaves: Leaves { weights, times }, input })
     }
 }
 
@@ -284,12 +281,10 @@ struct FlatParts<'a> {
 }
 
 /// The flat `1d` frame at blend input `input`: [`TreeShape::evaluate`] of the flat tree, then
-/// [`end_frame`], then its leaf weights scaled into the column `written` names, if any
-/// ([`write_summed`]), returning their sum (0 without a column). A tree of 2, 3 or 4 leaves,
-/// most small trees, runs a frame compiled for its count ([`FlatOneD::sized_parts`]: its
-/// passes unrolled, no vector loop and its remainder; measured on the crowd's 3 leaves, 130.8
-/// instructions per character-frame instead of 140.5), any other the same frame over slices
-/// of its length.
+/// [`end_frame`] (see [`flat_frame_of`]). A tree of 2, 3 or 4 leaves, most small trees, runs
+/// a frame compiled for its count ([`FlatOneD::sized_parts`]: its pass unrolled, no vector
+/// loop and its remainder; measured on the crowd's 3 leaves, 130.8 instructions per
+/// character-frame instead of 140.5), any other the same frame over slices of its length.
 ///
 /// Out of line with each part of the runtime as its own argument: so LLVM knows that the
 /// numbers are not the shape's, and neither reads the shape's lengths again after a write nor
@@ -299,27 +294,19 @@ fn flat_frame(
     shape: &TreeShape,
     flat: &FlatOneD,
     numbers: &mut [f64],
-    (evaluations, clock): (&mut u64, &mut SyncClock),
+    evaluations: &mut u64,
+    clock: &mut SyncClock,
     input: (f64, f64),
-    written: Written,
-) -> f64 {
-    let mut frame = |parts, written| flat_frame_of(shape, parts, (evaluations, clock), input, written);
-    match flat.thresholds.count() {
-        2 => frame(flat.sized_parts::<2>(shape, numbers), sized_column::<2>(written)),
-        3 => frame(flat.sized_parts::<3>(shape, numbers), sized_column::<3>(written)),
-        4 => frame(flat.sized_parts::<4>(shape, numbers), sized_column::<4>(written)),
-        _ => frame(flat.parts(shape, numbers), written),
+) {
+    let sized = match flat.thresholds.count() {
+        2 => flat.sized_parts::<2>(shape, numbers).map(|parts| flat_frame_of(shape, parts, evaluations, clock, input)),
+        3 => flat.sized_parts::<3>(shape, numbers).map(|parts| flat_frame_of(shape, parts, evaluations, clock, input)),
+        4 => flat.sized_parts::<4>(shape, numbers).map(|parts| flat_frame_of(shape, parts, evaluations, clock, input)),
+        _ => None,
+    };
+    if sized.is_none() {
+        flat_frame_of(shape, flat.parts(shape, numbers), evaluations, clock, input);
     }
-}
-
-/// Where a tree's frame also writes its leaf weights, scaled: a graph layer's column (one
-/// number per leaf) and the scale ([`TreeRuntime::update_and_write`]).
-type Written<'a> = Option<(&'a mut [f64], f64)>;
-
-/// `written`'s column cut to `N` numbers, a length LLVM then knows.
-#[inline(always)]
-fn sized_column<const N: usize>(written: Written) -> Written {
-    written.map(|(column, scale)| (&mut column[..N], scale))
 }
 
 /// [`flat_frame`] on its `parts`. The input goes to the cached one and, when it differs from
@@ -327,39 +314,18 @@ fn sized_column<const N: usize>(written: Written) -> Written {
 /// [`TreeRuntime::new`]), the weights to the leaf weights, counted in `evaluations`; with
 /// `sync = "none"` and a step, in one pass with it ([`weigh_and_step`]).
 #[inline(always)]
-fn flat_frame_of(
-    shape: &TreeShape,
-    parts: FlatParts,
-    (evaluations, clock): (&mut u64, &mut SyncClock),
-    (input, dt): (f64, f64),
-    written: Written,
-) -> f64 {
-    let FlatParts { thresholds, lengths, mut leaves, input: cached } = parts;
+fn flat_frame_of(shape: &TreeShape, parts: FlatParts, evaluations: &mut u64, clock: &mut SyncClock, (input, dt): (f64, f64)) {
+    let FlatParts { thresholds, lengths, leaves, input: cached } = parts;
     let changed = *cached != input;
     *cached = input;
     *evaluations += u64::from(changed);
     if changed && dt > 0.0 && shape.sync == SyncMode::None {
-        weigh_and_step(shape, thresholds, lengths, leaves.reborrow(), input, dt);
-    } else {
-        if changed {
-            thresholds.weights_with(input, leaves.weights, std::iter::repeat(()), |()| {});
-        }
-        end_frame(shape, leaves.reborrow(), clock, dt);
+        return weigh_and_step(shape, thresholds, lengths, leaves, input, dt);
     }
-    written.map_or(0.0, |(column, scale)| write_summed(column, leaves.weights, scale))
-}
-
-/// Writes `scale × share` of every leaf into `column` and returns `Σ shares`, summed as they
-/// are written (from −0.0, in order, as `Iterator::sum`): the bits of a separate sum, without
-/// a second pass over the shares.
-#[inline(always)]
-pub fn write_summed(column: &mut [f64], shares: &[f64], scale: f64) -> f64 {
-    let mut sum = -0.0;
-    for (weight, share) in column.iter_mut().zip(shares) {
-        *weight = scale * share;
-        sum += share;
+    if changed {
+        thresholds.weights_with(input, leaves.weights, std::iter::repeat(()), |()| {});
     }
-    sum
+    end_frame(shape, leaves, clock, dt);
 }
 
 /// A flat `1d` tree's weights at `x` and its `sync = "none"` step by `dt` ([`step_times`]) in
@@ -382,12 +348,6 @@ fn weigh_and_step(shape: &TreeShape, thresholds: ThresholdSlices, lengths: &[f64
 struct Leaves<'a> {
     weights: &'a mut [f64],
     times: &'a mut [f64],
-}
-
-impl Leaves<'_> {
-    fn reborrow(&mut self) -> Leaves<'_> {
-        Leaves { weights: self.weights, times: self.times }
-    }
 }
 
 /// How many numbers of each kind a [`TreeRuntime`] keeps.
@@ -677,46 +637,25 @@ impl TreeRuntime {
     /// common frame reads no settings and calls nothing but its frame.
     pub fn update(&mut self, params: &[ParamState], dt: f64) {
         match self.shape.flat_one_d.as_ref().map(|flat| flat.plain) {
-            Some(true) => _ = self.update_flat(params, dt, |state, _| state.smoothed, None),
+            Some(true) => self.update_flat(params, dt, |state, _| state.smoothed),
             Some(false) => self.update_flat_shaped(params, dt),
             None => self.update_nested(params, dt),
         }
     }
 
-    /// [`TreeRuntime::update`], then `scale × weight` of every leaf written into `column`
-    /// (one number per leaf), returning `Σ weights` summed as written ([`write_summed`]): a
-    /// graph layer's frame. A flat `1d` tree with a plain parameter writes in its own frame,
-    /// unrolled with it (measured on the crowd: 21 instructions per character-frame fewer than
-    /// a write after the frame).
+    /// [`TreeRuntime::update`] on the flat `1d` path, the blend input read by `blend_input`.
     #[inline(always)]
-    pub fn update_and_write(&mut self, params: &[ParamState], dt: f64, column: &mut [f64], scale: f64) -> f64 {
-        if self.shape.flat_one_d.as_ref().is_some_and(|flat| flat.plain) {
-            return self.update_flat(params, dt, |state, _| state.smoothed, Some((column, scale)));
-        }
-        self.update(params, dt);
-        write_summed(column, self.leaf_weights(), scale)
-    }
-
-    /// [`TreeRuntime::update`] on the flat `1d` path, the blend input read by `blend_input`,
-    /// writing what `written` says ([`flat_frame`]).
-    #[inline(always)]
-    fn update_flat(
-        &mut self,
-        params: &[ParamState],
-        dt: f64,
-        blend_input: impl Fn(&ParamState, &Parameter) -> f64,
-        written: Written,
-    ) -> f64 {
+    fn update_flat(&mut self, params: &[ParamState], dt: f64, blend_input: impl Fn(&ParamState, &Parameter) -> f64) {
         let TreeRuntime { shape, numbers, clock, evaluations } = self;
         let Some(flat) = &shape.flat_one_d else { unreachable!("a flat 1d tree") };
         let input = blend_input(&params[flat.parameter], &flat.settings);
-        flat_frame(shape, flat, numbers, (evaluations, clock), (input, dt), written)
+        flat_frame(shape, flat, numbers, evaluations, clock, (input, dt));
     }
 
     /// [`TreeRuntime::update`] of a flat `1d` tree whose parameter has a dead zone or a curve.
     #[inline(never)]
     fn update_flat_shaped(&mut self, params: &[ParamState], dt: f64) {
-        self.update_flat(params, dt, ParamState::blend_input, None);
+        self.update_flat(params, dt, ParamState::blend_input);
     }
 
     /// [`TreeRuntime::update`] of a tree off the flat `1d` path.
@@ -991,9 +930,8 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
         let root = tree(&fast, name);
         assert!(fast.tree_shapes[root].flat_one_d.is_some(), "{name} is a flat 1d tree");
         let (mut a, mut b) = (TreeRuntime::new(&fast, root), TreeRuntime::new(&general, root));
-        let mut written = TreeRuntime::new(&fast, root);
         let mut params: Vec<ParamState> = fast.parameters.iter().map(ParamState::at_default).collect();
-        for (frame, &value) in values.iter().enumerate() {
+        for &value in values {
             params.iter_mut().for_each(|p| *p = ParamState { raw: value, smoothed: value, velocity: 0.0 });
             a.update(&params, dt);
             b.update(&params, dt);
@@ -1002,14 +940,6 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
                 (numbers, r.clock.phase.to_bits(), r.clock.cycles, r.evaluations())
             };
             assert_eq!(bits(&a), bits(&b), "{name} at {value}: {:?} vs {:?}", a.numbers, b.numbers);
-            // A graph layer's frame: the same numbers, and the general path's weights scaled.
-            let scale = [0.75, 1.0, 0.0, 1.0 / 3.0][frame % 4];
-            let mut column = vec![f64::NAN; b.leaf_weights().len()];
-            let sum = written.update_and_write(&params, dt, &mut column, scale);
-            let scaled: Vec<f64> = b.leaf_weights().iter().map(|w| scale * w).collect();
-            let want = (scaled, b.leaf_weights().iter().sum::<f64>());
-            assert_eq!(bits(&written), bits(&b), "{name} at {value}, written");
-            assert_eq!(format!("{:?}", (column, sum)), format!("{want:?}"), "{name} at {value}, scale {scale}");
         }
     }
 
