@@ -260,7 +260,11 @@ impl FlatOneD {
     /// where they are read knows their length, so its pass over the leaves unrolls and checks
     /// no bounds. `None` unless the tree has `N` leaves.
     #[inline(always)]
-    fn sized_parts<'a, const N: usize>(&'a self, shape: &'a TreeShape, numbers: &'a mut [f64]) -> Option<FlatParts<'a>> {
+    fn sized_parts<'a, const N: usize>(
+        &'a self,
+        shape: &'a TreeShape,
+        numbers: &'a mut [f64],
+    ) -> Option<FlatParts<'a>> {
         let thresholds = self.thresholds.sized::<N>()?;
         let (weights, rest) = numbers.split_first_chunk_mut::<N>()?;
         let (times, [input]) = rest.split_first_chunk_mut::<N>()? else { return None };
@@ -314,7 +318,13 @@ fn flat_frame(
 /// [`TreeRuntime::new`]), the weights to the leaf weights, counted in `evaluations`; with
 /// `sync = "none"` and a step, in one pass with it ([`weigh_and_step`]).
 #[inline(always)]
-fn flat_frame_of(shape: &TreeShape, parts: FlatParts, evaluations: &mut u64, clock: &mut SyncClock, (input, dt): (f64, f64)) {
+fn flat_frame_of(
+    shape: &TreeShape,
+    parts: FlatParts,
+    evaluations: &mut u64,
+    clock: &mut SyncClock,
+    (input, dt): (f64, f64),
+) {
     let FlatParts { thresholds, lengths, leaves, input: cached } = parts;
     let changed = *cached != input;
     *cached = input;

@@ -54,13 +54,7 @@ impl Thresholds {
     /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
     /// threshold) as the pass writes each weight (see [`ThresholdSlices::weights_with`]).
     #[inline(always)]
-    pub fn weights_with<C>(
-        &self,
-        x: f64,
-        out: &mut [f64],
-        children: impl IntoIterator<Item = C>,
-        each: impl FnMut(C),
-    ) {
+    pub fn weights_with<C>(&self, x: f64, out: &mut [f64], children: impl IntoIterator<Item = C>, each: impl FnMut(C)) {
         self.slices().weights_with(x, out, children, each);
     }
 

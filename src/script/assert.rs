@@ -3,6 +3,7 @@
 //! (`file:line: expectation failed: …`) that shows what was expected and what happened,
 //! one above the other, so a failing CI log says what to look at.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use mlua::{Lua, Table, Value};
@@ -10,7 +11,7 @@ use mlua::{Lua, Table, Value};
 use super::Shared;
 use super::api::{actor_of, event_filter, event_table, located};
 use crate::config::suggestion;
-use crate::event::{Event, EventLog, FieldValue, field_names};
+use crate::event::{Event, EventKind, EventLog, FieldValue, field_names};
 use crate::report::{self, Align, Style, event_line, fixed, grid};
 use crate::session::Session;
 use crate::time::Ticks;
@@ -460,15 +461,23 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
     ))
 }
 
-/// `bl.no_duplicate_events(filter)`: no two events alike (frame, actor, kind, fields).
+/// `bl.no_duplicate_events(filter)`: no two events alike (frame, actor, kind, fields) in one
+/// pass. Each pass of a looping timeline runs its clips' tasks and fires its markers again, so
+/// a frame or a seek that spans several passes logs the same events once per pass, each pass
+/// ended by a `timeline_looped` of the actor: events alike with such a loop between them (in
+/// the whole log, whatever the filter keeps) are different events.
 fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua::Result<()> {
     let host = state.borrow();
     let filter = event_filter(lua, &host.session, "bl.no_duplicate_events", filter)?;
-    let events: Vec<&Event> = host.session.events().iter().filter(|e| filter.matches(e)).collect();
+    let events = events_with_passes(host.session.events(), |e| filter.matches(e));
     let mut repeated: Vec<(&Event, usize)> = Vec::new();
-    for (i, event) in events.iter().enumerate() {
-        let same =
-            |other: &&Event| other.frame == event.frame && other.actor() == event.actor() && other.kind == event.kind;
+    for (i, &(event, pass)) in events.iter().enumerate() {
+        let same = |&(other, other_pass): &(&Event, u64)| {
+            other_pass == pass
+                && other.frame == event.frame
+                && other.actor() == event.actor()
+                && other.kind == event.kind
+        };
         if events[..i].iter().any(same) {
             continue;
         }
@@ -491,6 +500,23 @@ fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua
     Err(located(lua, text))
 }
 
+/// The events of `log` that `keep` keeps, each with how many `timeline_looped` events of its
+/// actor the log holds before it: the pass it belongs to, as far as its actor's loops go.
+fn events_with_passes(log: &EventLog, keep: impl Fn(&Event) -> bool) -> Vec<(&Event, u64)> {
+    let mut loops: BTreeMap<Option<usize>, u64> = BTreeMap::new();
+    let mut kept = Vec::new();
+    for event in log.iter() {
+        let pass = loops.entry(event.actor()).or_default();
+        if matches!(event.kind, EventKind::TimelineLooped { .. }) {
+            *pass += 1;
+        }
+        if keep(event) {
+            kept.push((event, *pass));
+        }
+    }
+    kept
+}
+
 /// Adds `expect_event`, `expect_weights` and `no_duplicate_events` to the raw table.
 pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua::Result<()> {
     let s = state.clone();
@@ -508,4 +534,22 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         lua.create_function(move |lua, filter: Option<Table>| no_duplicate_events(lua, &s, filter))?,
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_ends_at_a_loop_of_the_events_own_actor() {
+        let mut log = EventLog::default();
+        let enable = || EventKind::ClipEnable { clip: "x".into() };
+        let looped = || EventKind::TimelineLooped { timeline: "t".into(), count: 1 };
+        for (actor, kind) in [(0, enable()), (1, looped()), (0, enable()), (0, looped()), (0, enable())] {
+            log.push(Event::new(1, Ticks::ZERO, Some(actor), kind));
+        }
+        let kept = events_with_passes(&log, |e| matches!(e.kind, EventKind::ClipEnable { .. }));
+        // Actor 1's loop ends no pass of actor 0: its first two enables are one event twice.
+        assert_eq!(kept.iter().map(|&(_, pass)| pass).collect::<Vec<_>>(), [0, 0, 1]);
+    }
 }

@@ -63,3 +63,9 @@ print(string.format("-- d: a seek 10 000 passes ahead unrolls 1 000: %d clip_beg
   counts.clip_begin, counts.task_dispose, counts.timeline_looped))
 for _, e in ipairs(bl.events({ actor = "d", kind = "warning" })) do print("  " .. e.message) end
 print("  the last loop:", events[#events].kind, events[#events].count)
+
+-- Each pass runs its tasks and fires its markers again: the same events once per pass, each
+-- pass ended by its timeline_looped, are no duplicates (a seek, a frame longer than a pass).
+bl.no_duplicate_events({ actor = "a" })
+bl.no_duplicate_events({ actor = "d" })
+print("-- a and d: no event twice within a pass")
