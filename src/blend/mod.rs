@@ -256,20 +256,21 @@ impl FlatOneD {
         FlatParts { thresholds, lengths, leaves: Leaves { weights, times: &mut times[..thresholds.count()] }, input }
     }
 
-    /// [`FlatOneD::parts`] of a tree of `N` leaves, cut from arrays of `N`: the frame inlined
-    /// where they are read knows their length, so its pass over the leaves unrolls and checks
-    /// no bounds. `None` unless the tree has `N` leaves.
+    /// [`FlatOneD::parts`] of a tree of `N` leaves (the caller knows it has `N`), cut from
+    /// arrays of `N`: the frame inlined where they are read knows their length, so its pass
+    /// over the leaves unrolls and checks no bounds.
     #[inline(always)]
-    fn sized_parts<'a, const N: usize>(
-        &'a self,
-        shape: &'a TreeShape,
-        numbers: &'a mut [f64],
-    ) -> Option<FlatParts<'a>> {
-        let thresholds = self.thresholds.sized::<N>()?;
-        let (weights, rest) = numbers.split_first_chunk_mut::<N>()?;
-        let (times, [input]) = rest.split_first_chunk_mut::<N>()? else { return None };
-        let lengths = shape.placements.lengths.first_chunk::<N>()?;
-        Some(FlatParts { thresholds, lengths, leaves: Leaves { weights, times }, input })
+    fn sized_parts<'a, const N: usize>(&'a self, shape: &'a TreeShape, numbers: &'a mut [f64]) -> FlatParts<'a> {
+        let lengths = shape.placements.lengths.first_chunk::<N>();
+        let (Some(thresholds), Some(lengths), Some((weights, rest))) =
+            (self.thresholds.sized::<N>(), lengths, numbers.split_first_chunk_mut::<N>())
+        else {
+            unreachable!("a flat 1d tree of {N} leaves")
+        };
+        let Some((times, [input])) = rest.split_first_chunk_mut::<N>() else {
+            unreachable!("{N} leaf times, one input")
+        };
+        FlatParts { thresholds, lengths, leaves: Leaves { weights, times }, input }
     }
 }
 
@@ -302,14 +303,12 @@ fn flat_frame(
     clock: &mut SyncClock,
     input: (f64, f64),
 ) {
-    let sized = match flat.thresholds.count() {
-        2 => flat.sized_parts::<2>(shape, numbers).map(|parts| flat_frame_of(shape, parts, evaluations, clock, input)),
-        3 => flat.sized_parts::<3>(shape, numbers).map(|parts| flat_frame_of(shape, parts, evaluations, clock, input)),
-        4 => flat.sized_parts::<4>(shape, numbers).map(|parts| flat_frame_of(shape, parts, evaluations, clock, input)),
-        _ => None,
-    };
-    if sized.is_none() {
-        flat_frame_of(shape, flat.parts(shape, numbers), evaluations, clock, input);
+    let mut frame = |parts| flat_frame_of(shape, parts, evaluations, clock, input);
+    match flat.thresholds.count() {
+        2 => frame(flat.sized_parts::<2>(shape, numbers)),
+        3 => frame(flat.sized_parts::<3>(shape, numbers)),
+        4 => frame(flat.sized_parts::<4>(shape, numbers)),
+        _ => frame(flat.parts(shape, numbers)),
     }
 }
 
@@ -333,7 +332,7 @@ fn flat_frame_of(
         return weigh_and_step(shape, thresholds, lengths, leaves, input, dt);
     }
     if changed {
-        thresholds.weights_with(input, leaves.weights, std::iter::repeat(()), |()| {});
+        thresholds.weights(input, leaves.weights);
     }
     end_frame(shape, leaves, clock, dt);
 }

@@ -48,14 +48,7 @@ impl Thresholds {
     /// it finds are checked once. Always inlined: its call was a third of its cost.
     #[inline(always)]
     pub fn weights(&self, x: f64, out: &mut [f64]) {
-        self.weights_with(x, out, std::iter::repeat(()), |()| {});
-    }
-
-    /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
-    /// threshold) as the pass writes each weight (see [`ThresholdSlices::weights_with`]).
-    #[inline(always)]
-    pub fn weights_with<C>(&self, x: f64, out: &mut [f64], children: impl IntoIterator<Item = C>, each: impl FnMut(C)) {
-        self.slices().weights_with(x, out, children, each);
+        self.slices().weights(x, out);
     }
 
     /// The thresholds and their gaps' reciprocals, as two slices of one length.
@@ -87,6 +80,12 @@ impl ThresholdSlices<'_> {
     #[inline(always)]
     pub fn count(self) -> usize {
         self.values.len()
+    }
+
+    /// [`Thresholds::weights`].
+    #[inline(always)]
+    pub fn weights(self, x: f64, out: &mut [f64]) {
+        self.weights_with(x, out, std::iter::repeat(()), |()| {});
     }
 
     /// [`Thresholds::weights`], calling `each` on the next of `children` (at least one per
