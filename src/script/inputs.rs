@@ -29,13 +29,33 @@ pub(crate) struct ActiveInputs {
     actor: ActorId,
     name: String,
     start: Ticks,
-    /// Triggers already fired (they fire in order).
-    fired: usize,
+    /// The clock time up to which its triggers have fired (`None` before its first frame): a
+    /// trigger fires at the first frame whose time reaches its own, so a reload that inserts
+    /// or moves triggers refires none that fired, and never fires one it moved behind the
+    /// clock (as a timeline's markers behind the playhead).
+    fired_until: Option<Ticks>,
     /// The parameters it no longer drives: a later `bl.inputs` or an `actor:set` took them.
     released: Vec<String>,
 }
 
 impl ActiveInputs {
+    /// Whether the trigger `time` seconds in falls due by clock time `now`: it is not behind
+    /// what already fired, and `now` reaches it.
+    fn due(&self, time: f64, now: Ticks) -> bool {
+        self.ahead(time) && self.at(time).is_some_and(|at| at <= now)
+    }
+
+    /// Whether the trigger `time` seconds in has not fired yet (nor passed: see
+    /// [`ActiveInputs::fired_until`]).
+    fn ahead(&self, time: f64) -> bool {
+        self.at(time).is_some_and(|at| self.fired_until.is_none_or(|until| at > until))
+    }
+
+    /// The clock time of the trigger `time` seconds in.
+    fn at(&self, time: f64) -> Option<Ticks> {
+        Ticks::from_secs(time).ok().map(|at| self.start + at)
+    }
+
     fn label(&self) -> String {
         format!("bl.inputs `{}` #{} (applied at {:.6} s)", self.name, self.id, self.start.secs())
     }
@@ -131,12 +151,13 @@ pub(crate) fn apply(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         let t = (now - active.start).secs();
         set_tracks(&mut host.session, active, t);
         let Some(def) = def(&host.session, &active.name) else { continue };
-        let due: Vec<(f64, TriggerAction)> = def.triggers[active.fired..]
+        let due: Vec<(f64, TriggerAction)> = def
+            .triggers
             .iter()
-            .take_while(|trigger| Ticks::from_secs(trigger.time).is_ok_and(|at| active.start + at <= now))
+            .filter(|trigger| active.due(trigger.time, now))
             .map(|trigger| (trigger.time, trigger.action.clone()))
             .collect();
-        active.fired += due.len();
+        active.fired_until = Some(now);
         for (time, action) in due {
             let fired = match &action {
                 TriggerAction::Play { timeline, layer } => {
@@ -156,7 +177,7 @@ pub(crate) fn apply(lua: &Lua, state: &Shared) -> mlua::Result<()> {
     host.inputs.retain(|a| {
         def(session, &a.name).is_some_and(|d| {
             let drives = d.tracks.len() > a.released.len();
-            a.fired < d.triggers.len() || (drives && (now - a.start).secs() <= d.end())
+            d.triggers.iter().any(|trigger| a.ahead(trigger.time)) || (drives && (now - a.start).secs() <= d.end())
         })
     });
     result
@@ -244,7 +265,8 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
                     }
                 }
                 let start = host.session.clock().time();
-                let active = ActiveInputs { id, actor, name: name.clone(), start, fired: 0, released: Vec::new() };
+                let active =
+                    ActiveInputs { id, actor, name: name.clone(), start, fired_until: None, released: Vec::new() };
                 set_tracks(&mut host.session, &active, 0.0);
                 host.inputs.push(active);
                 (id, host.session.actor(actor).name().to_string(), taken)
