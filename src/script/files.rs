@@ -30,7 +30,10 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         return Err(std::io::Error::other("a folder, not a file"));
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let target = if linked { std::fs::canonicalize(path)? } else { path.to_path_buf() };
+    // Through a link, where it leads, whether its target exists or not: a dangling link's
+    // target is created, as a write in place (a shell's `>`) creates it.
+    let too_many_links = || std::io::Error::other("too many levels of symbolic links");
+    let target = if linked { super::sandbox::landing(path).ok_or_else(too_many_links)? } else { path.to_path_buf() };
     let existing = std::fs::metadata(&target).ok();
     if existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
         return Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the file is read-only"));
@@ -125,11 +128,17 @@ mod tests {
         write_atomically(&link, "through\n").unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read_to_string(&private).unwrap(), "through\n");
+        // A dangling link (a relative one, read from its own folder) has its target created.
+        let dangling = dir.join("dangling.csv");
+        symlink("made.csv", &dangling).unwrap();
+        write_atomically(&dangling, "made\n").unwrap();
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(dir.join("made.csv")).unwrap(), "made\n");
         // No temporary file is left behind.
         let mut names: Vec<String> =
             std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
-        assert_eq!(names, ["link.csv", "locked.csv", "private.csv"]);
+        assert_eq!(names, ["dangling.csv", "link.csv", "locked.csv", "made.csv", "private.csv"]);
         // A link to a stream (`/dev/stdout` is one to `/proc/self/fd/1`) is written in place,
         // appended to: the log file behind the descriptor is not replaced.
         use std::os::fd::AsRawFd;

@@ -57,7 +57,7 @@ pub(crate) fn inside(root: &Path, path: &Path) -> bool {
 /// from the folder reached so far, as the system takes them — `link/..` is the folder above
 /// the link's target, not the link's own folder. Parts that do not exist yet (a file about to
 /// be written) are kept as named. `None` for a loop of links.
-fn landing(path: &Path) -> Option<PathBuf> {
+pub(crate) fn landing(path: &Path) -> Option<PathBuf> {
     let parts = |path: &Path| path.components().rev().map(|part| part.as_os_str().to_owned()).collect::<Vec<_>>();
     // What is still to walk, the next part last.
     let mut ahead = parts(&std::env::current_dir().ok()?.join(path));
