@@ -92,7 +92,9 @@ fn write_table(out: &mut String, table: &toml::Table) -> std::fmt::Result {
 }
 
 /// One value of a table as [`FieldValue::inline`] writes it: a string always in double
-/// quotes on one line (TOML's own choice may take single quotes or several lines).
+/// quotes on one line (TOML's own choice may take single quotes or several lines), a float
+/// as messages show numbers ([`crate::config::number`]: `1e300`, not 301 digits) and still a
+/// float (`3.0`, not the integer `3`).
 fn write_value(out: &mut String, value: &toml::Value) -> std::fmt::Result {
     use std::fmt::Write as _;
     use toml_writer::TomlWrite as _;
@@ -110,6 +112,11 @@ fn write_value(out: &mut String, value: &toml::Value) -> std::fmt::Result {
             out.close_array()
         }
         toml::Value::Table(table) => write_table(out, table),
+        toml::Value::Float(x) => {
+            let text = crate::config::number(*x);
+            let integral = !text.contains(['.', 'e', 'i', 'n']);
+            write!(out, "{text}{}", if integral { ".0" } else { "" })
+        }
         scalar => write!(out, "{scalar}"),
     }
 }
@@ -593,6 +600,12 @@ mod tests {
         assert_eq!(FieldValue::inline(&toml::Table::new()), "{}");
         let flat: toml::Table = "power = 3\nmsg = \"a,b=c\"".parse().unwrap();
         assert_eq!(FieldValue::inline(&flat), r#"{ msg = "a,b=c", power = 3 }"#);
+        // Floats as messages show numbers, still floats: never hundreds of digits.
+        let floats: toml::Table =
+            "p = { a = 1e300, b = 3.0, c = 0.1, d = -0.0, e = 1e-7, f = 123456.5 }".parse().unwrap();
+        let inline = FieldValue::inline(floats["p"].as_table().unwrap());
+        assert_eq!(inline, "{ a = 1e300, b = 3.0, c = 0.1, d = -0.0, e = 1e-7, f = 123456.5 }");
+        assert_eq!(format!("p = {inline}").parse::<toml::Table>().unwrap(), floats, "{inline}");
     }
 
     /// Each seek policy reads back from its name, which is the one scripts pass.
