@@ -929,6 +929,10 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
 fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
+        // `x.toml/`, which the system refuses (ENOTDIR) and the shown path would drop the `/` of.
+        if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotADirectory) {
+            return Err(format!("{}: not a folder (a part of it before a `/` is a file)", path.display()));
+        }
         match path.is_dir() {
             true => files.extend(headless::find_files(&[shown_path(path)], "toml")?),
             false => files.push(path.clone()),
@@ -944,7 +948,9 @@ fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 /// absolute, so that `../samples/x.toml` from a script saved one folder too high shows where
 /// it was looked for. `given` and `full` pair each path as written with it resolved.
 pub(crate) fn unresolved_hint(given: &[String], full: &[PathBuf], folder: &Path, script: bool) -> String {
-    let missing = given.iter().zip(full).find(|(g, f)| Path::new(g).is_relative() && !f.exists());
+    // Not there (a file named as a folder, `x.toml/`, is there: its error says so).
+    let absent = |f: &PathBuf| std::fs::metadata(f).is_err_and(|e| e.kind() != std::io::ErrorKind::NotADirectory);
+    let missing = given.iter().zip(full).find(|(g, f)| Path::new(g).is_relative() && absent(f));
     let Some((_, path)) = missing else { return String::new() };
     let against = match (script, folder.as_os_str().is_empty()) {
         (true, true) => "the calling script's folder, which is the working folder".to_string(),

@@ -41,3 +41,5 @@ print(pcall(bl.load, "reference_1d"))
 -- A folder (or file) that is not there says so, and what it was resolved against.
 print(pcall(bl.load, "nope/"))
 print(pcall(bl.load, "nope"))
+-- A file's name followed by `/` names no folder (the system refuses it; it was loaded as the file).
+print(pcall(bl.load, "blend_direct.toml/"))
