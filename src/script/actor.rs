@@ -21,8 +21,10 @@ use crate::transition::{Completion, Token};
 /// Registry key of the table `{ actor = {…}, playback = {…} }` of wrapped methods.
 pub(crate) const METHODS_KEY: &str = "blendlab.methods";
 
-/// What Lua holds for an actor or a playback.
-#[derive(Copy, Clone)]
+/// What Lua holds for an actor or a playback. Two handles of one actor (or one playback)
+/// are equal in Lua (`==`, `__eq`), however each was come by (`bl.spawn`, `bl.actor`,
+/// `actor:playback()`).
+#[derive(Copy, Clone, PartialEq)]
 pub(crate) enum Handle {
     Actor(ActorId),
     Playback(PlaybackHandle),
@@ -53,6 +55,9 @@ impl UserData for Handle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_function("__tostring", |lua, this: AnyUserData| {
             methods_of(lua, &this)?.get::<mlua::Function>("__tostring")?.call::<String>(this)
+        });
+        methods.add_meta_function("__eq", |_, (a, b): (AnyUserData, AnyUserData)| {
+            Ok(matches!((a.borrow::<Handle>(), b.borrow::<Handle>()), (Ok(a), Ok(b)) if *a == *b))
         });
     }
 }
