@@ -27,17 +27,6 @@ for name, f in pairs(raw) do
   end
 end
 
--- `bl.sweep` returns a plain table of rows; its methods (`:table()`, `:csv(path)`) reach the
--- Rust result through the metatable, so editing the rows never changes what they print.
-local sweep_rows, sweep = bl.sweep, methods.sweep
-function bl.sweep(...)
-  local rows, result = sweep_rows(...)
-  local bound = {}
-  for name, f in pairs(sweep) do
-    bound[name] = function(_, ...) return f(result, ...) end
-  end
-  return setmetatable(rows, { __index = bound, __tostring = function() return sweep.table(result) end })
-end
 -- An `__index` for one of the API's tables (`bl`, a handle): a name in `names`, else an error
 -- with a did-you-mean where the script reads it (`bl.spwn: no such function; did you mean
 -- `spawn`?`), never a nil that fails later as "attempt to call a nil value", or not at all.
@@ -53,6 +42,20 @@ local function strict(label, separator, what, names, lenient)
     local message = no_such(label, separator, what, key, lenient or false, t, names)
     if message then error(message, 0) end
   end
+end
+-- `bl.sweep` returns a plain table of rows; its methods (`:table()`, `:csv(path)`) reach the
+-- Rust result through the metatable, so editing the rows never changes what they print. A
+-- name it has neither as a field nor as a method is an error with a did-you-mean, as a
+-- handle's.
+local sweep_rows, sweep = bl.sweep, methods.sweep
+function bl.sweep(...)
+  local rows, result = sweep_rows(...)
+  local bound = {}
+  for name, f in pairs(sweep) do
+    bound[name] = function(_, ...) return f(result, ...) end
+  end
+  local index = strict("sweep", ":", "field or method", bound)
+  return setmetatable(rows, { __index = index, __tostring = function() return sweep.table(result) end })
 end
 setmetatable(bl, { __index = strict("bl", ".", "function", nil, true) })
 local index = {}

@@ -42,3 +42,8 @@ fails("locomotion", { x = "speed", y = "speed" }, { 0, 1, 2, "junk" }, { 0, 1, 2
 local ok, message = pcall(function() return s:csv("no/such/folder/out.csv") end)
 bl.expect(not ok, "an unwritable path fails")
 print((message:gsub("No such file or directory %(os error 2%)", "<not found>")))
+-- A name a sweep has neither as a field nor as a method is an error with a did-you-mean, as
+-- a handle's (it read nil: `s:csvv(…)` failed as "attempt to call a nil value").
+print(select(2, pcall(function() return s:csvv("out.csv") end)))
+print(select(2, pcall(function() return s.tre end)))
+print(s[#s + 1], "past the last row, as in any table")
