@@ -273,8 +273,8 @@ function bl.expect_event(spec) end
 ---@param tolerance? number default 1e-6
 ---@param channel? string default: the first channel
 function bl.expect_weights(actor, weights, tolerance, channel) end
----Fails if any event happened twice in one frame for one actor; events alike with a
----`timeline_looped` of the actor between them belong to different passes, and count apart.
+---Fails if any event happened twice in one frame for one actor — more often than the actor
+---ran passes of a looping timeline in that frame (one more than its `timeline_looped` events).
 ---@param filter? bl.EventFilter
 function bl.no_duplicate_events(filter) end
 ---Samples an actor every `every` logic frames (default 1) from now.

@@ -22,7 +22,7 @@ use crate::transition::{Completion, Token};
 pub(crate) const METHODS_KEY: &str = "blendlab.methods";
 
 /// What Lua holds for an actor or a playback. Two handles of one actor (or one playback)
-/// are equal in Lua (`==`, `__eq`), however each was come by (`bl.spawn`, `bl.actor`,
+/// are equal in Lua (`==`, `__eq`), however each was come by (`bl.spawn`, `actor:play`,
 /// `actor:playback()`).
 #[derive(Copy, Clone, PartialEq)]
 pub(crate) enum Handle {

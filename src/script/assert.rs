@@ -461,60 +461,56 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
     ))
 }
 
-/// `bl.no_duplicate_events(filter)`: no two events alike (frame, actor, kind, fields) in one
-/// pass. Each pass of a looping timeline runs its clips' tasks and fires its markers again, so
-/// a frame or a seek that spans several passes logs the same events once per pass, each pass
-/// ended by a `timeline_looped` of the actor: events alike with such a loop between them (in
-/// the whole log, whatever the filter keeps) are different events.
+/// `bl.no_duplicate_events(filter)`: no event alike (frame, actor, kind, fields) more often
+/// than its actor ran passes in that frame ([`repeated_events`]).
 fn no_duplicate_events(lua: &Lua, state: &Shared, filter: Option<Table>) -> mlua::Result<()> {
     let host = state.borrow();
     let filter = event_filter(lua, &host.session, "bl.no_duplicate_events", filter)?;
-    let events = events_with_passes(host.session.events(), |e| filter.matches(e));
-    let mut repeated: Vec<(&Event, usize)> = Vec::new();
-    for (i, &(event, pass)) in events.iter().enumerate() {
-        let same = |&(other, other_pass): &(&Event, u64)| {
-            other_pass == pass
-                && other.frame == event.frame
-                && other.actor() == event.actor()
-                && other.kind == event.kind
-        };
-        if events[..i].iter().any(same) {
-            continue;
-        }
-        let count = 1 + events[i + 1..].iter().filter(|e| same(e)).count();
-        if count > 1 {
-            repeated.push((event, count));
-        }
-    }
+    let repeated = repeated_events(host.session.events(), |e| filter.matches(e));
     if repeated.is_empty() {
         return Ok(());
     }
     let mut text = format!(
-        "expectation failed: bl.no_duplicate_events\n  expected: every event once\n  actual:   {} more than once:",
+        "expectation failed: bl.no_duplicate_events\n  expected: every event once (per pass of a looping timeline)\n  \
+         actual:   {} more than once:",
         report::count(repeated.len(), "event")
     );
-    for (event, count) in repeated.iter().take(SHOWN) {
+    for (event, count, passes) in repeated.iter().take(SHOWN) {
         let line = event_line(event, host.session.events().actor_name(event), Style::default());
-        let _ = write!(text, "\n              {line} (×{count})");
+        let passes = if *passes > 1 { format!(" in {passes} passes") } else { String::new() };
+        let _ = write!(text, "\n              {line} (×{count}{passes})");
     }
     Err(located(lua, text))
 }
 
-/// The events of `log` that `keep` keeps, each with how many `timeline_looped` events of its
-/// actor the log holds before it: the pass it belongs to, as far as its actor's loops go.
-fn events_with_passes(log: &EventLog, keep: impl Fn(&Event) -> bool) -> Vec<(&Event, u64)> {
-    let mut loops: BTreeMap<Option<usize>, u64> = BTreeMap::new();
-    let mut kept = Vec::new();
-    for event in log.iter() {
-        let pass = loops.entry(event.actor()).or_default();
-        if matches!(event.kind, EventKind::TimelineLooped { .. }) {
-            *pass += 1;
+/// The events of `log` that `keep` keeps and that happened more often in one frame, for one
+/// actor, than that actor ran passes in the frame: each with how many times, and the passes.
+/// Each pass of a looping timeline runs its clips' tasks and fires its markers again, so a
+/// frame or a seek that spans several passes logs the same events once per pass (a long
+/// frame logs every pass's tasks before its `timeline_looped` events): an actor runs one pass
+/// more in a frame than it logs `timeline_looped` events there (counted in the whole log,
+/// whatever `keep` keeps). A loop of one of its timelines allows a repeat of any of its
+/// events in that frame.
+fn repeated_events(log: &EventLog, keep: impl Fn(&Event) -> bool) -> Vec<(&Event, usize, usize)> {
+    let mut passes: BTreeMap<(i64, Option<usize>), usize> = BTreeMap::new();
+    for event in log.iter().filter(|e| matches!(e.kind, EventKind::TimelineLooped { .. })) {
+        *passes.entry((event.frame, event.actor())).or_insert(1) += 1;
+    }
+    let events: Vec<&Event> = log.iter().filter(|e| keep(e)).collect();
+    let mut repeated = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        let same =
+            |other: &&Event| other.frame == event.frame && other.actor() == event.actor() && other.kind == event.kind;
+        if events[..i].iter().any(same) {
+            continue;
         }
-        if keep(event) {
-            kept.push((event, *pass));
+        let count = 1 + events[i + 1..].iter().filter(|e| same(e)).count();
+        let passes = passes.get(&(event.frame, event.actor())).copied().unwrap_or(1);
+        if count > passes {
+            repeated.push((*event, count, passes));
         }
     }
-    kept
+    repeated
 }
 
 /// Adds `expect_event`, `expect_weights` and `no_duplicate_events` to the raw table.
@@ -541,15 +537,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pass_ends_at_a_loop_of_the_events_own_actor() {
+    fn an_event_repeats_once_per_pass_of_its_actor_in_a_frame() {
         let mut log = EventLog::default();
-        let enable = || EventKind::ClipEnable { clip: "x".into() };
+        let enable = |clip: &str| EventKind::ClipEnable { clip: clip.into() };
         let looped = || EventKind::TimelineLooped { timeline: "t".into(), count: 1 };
-        for (actor, kind) in [(0, enable()), (1, looped()), (0, enable()), (0, looped()), (0, enable())] {
-            log.push(Event::new(1, Ticks::ZERO, Some(actor), kind));
+        // Frame 1: actor 0 runs two passes (one loop, logged after the passes' events, as a
+        // long frame logs them): `x` twice is no duplicate, `y` three times is. Actor 1's
+        // loop allows actor 0 nothing; actor 1 has no repeat. Frame 2: one pass, `x` twice.
+        let frames = [
+            (1, 0, enable("x")),
+            (1, 0, enable("y")),
+            (1, 0, enable("x")),
+            (1, 0, enable("y")),
+            (1, 0, enable("y")),
+            (1, 1, looped()),
+            (1, 1, enable("x")),
+            (1, 0, looped()),
+            (2, 0, enable("x")),
+            (2, 0, enable("x")),
+        ];
+        for (frame, actor, kind) in frames {
+            log.push(Event::new(frame, Ticks::ZERO, Some(actor), kind));
         }
-        let kept = events_with_passes(&log, |e| matches!(e.kind, EventKind::ClipEnable { .. }));
-        // Actor 1's loop ends no pass of actor 0: its first two enables are one event twice.
-        assert_eq!(kept.iter().map(|&(_, pass)| pass).collect::<Vec<_>>(), [0, 0, 1]);
+        let repeated = repeated_events(&log, |_| true);
+        let shown: Vec<_> =
+            repeated.iter().map(|(e, count, passes)| (e.frame, e.kind.clone(), *count, *passes)).collect();
+        assert_eq!(shown, [(1, enable("y"), 3, 2), (2, enable("x"), 2, 1)]);
     }
 }

@@ -64,8 +64,9 @@ print(string.format("-- d: a seek 10 000 passes ahead unrolls 1 000: %d clip_beg
 for _, e in ipairs(bl.events({ actor = "d", kind = "warning" })) do print("  " .. e.message) end
 print("  the last loop:", events[#events].kind, events[#events].count)
 
--- Each pass runs its tasks and fires its markers again: the same events once per pass, each
--- pass ended by its timeline_looped, are no duplicates (a seek, a frame longer than a pass).
+-- Each pass runs its tasks and fires its markers again: the same events once per pass, after
+-- a seek across several passes, are no duplicates (a frame longer than a pass:
+-- duplicates_per_pass.lua).
 bl.no_duplicate_events({ actor = "a" })
 bl.no_duplicate_events({ actor = "d" })
 print("-- a and d: no event twice within a pass")
