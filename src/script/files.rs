@@ -25,8 +25,11 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     if is_stream(path) {
         return std::fs::OpenOptions::new().append(true).open(path)?.write_all(text.as_bytes());
     }
-    // `out/` or a folder: the rename would fail with `Not a directory` or `Is a directory`.
-    if path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir() {
+    // `out/` or a folder, or a link to `dir/` (dangling: a write in place fails with `Is a
+    // directory`): the rename would fail with `Not a directory` or `Is a directory`, or make
+    // a file of the folder's name.
+    let folder_named = |p: &Path| p.as_os_str().to_string_lossy().ends_with('/');
+    if folder_named(path) || path.is_dir() || std::fs::read_link(path).is_ok_and(|target| folder_named(&target)) {
         return Err(std::io::Error::other("a folder, not a file"));
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
@@ -134,6 +137,11 @@ mod tests {
         write_atomically(&dangling, "made\n").unwrap();
         assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read_to_string(dir.join("made.csv")).unwrap(), "made\n");
+        // One to a folder's name (`dir/`) makes no file of that name.
+        let to_folder = dir.join("to_folder.csv");
+        symlink("folder/", &to_folder).unwrap();
+        assert_eq!(write_atomically(&to_folder, "x\n").unwrap_err().to_string(), "a folder, not a file");
+        std::fs::remove_file(&to_folder).unwrap();
         // No temporary file is left behind.
         let mut names: Vec<String> =
             std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
