@@ -121,21 +121,33 @@ fn set_tracks(session: &mut Session, active: &ActiveInputs, t: f64) {
 
 /// After a reload: inputs in play whose `[inputs.NAME]` the new library lacks stop (their
 /// parameters keep the values they were given last), each with what to say of it; the others
-/// play on from their new data at the next frame.
+/// play on from their new data at the next frame, with a word for each trigger still to fire
+/// that cannot run on the actor (a layer it lacks, or of the wrong kind: the check
+/// `bl.inputs` makes at its call), which will be an error at the step where it falls due.
 pub(crate) fn stop_removed(inputs: &mut Vec<ActiveInputs>, session: &Session) -> Vec<String> {
     let mut messages = Vec::new();
     inputs.retain(|active| {
-        let kept = def(session, &active.name).is_some();
-        if !kept {
-            let actor = session.actor(active.actor).name();
+        let actor = session.actor(active.actor).name();
+        let Some(def) = def(session, &active.name) else {
             messages.push(format!(
                 "{} on actor `{actor}` stops: the reload took [inputs.{}] away (its parameters keep their last \
                  values)",
                 active.label(),
                 active.name
             ));
+            return false;
+        };
+        for trigger in def.triggers.iter().filter(|trigger| active.ahead(trigger.time)) {
+            if let Err(e) = session.check_trigger(active.actor, &trigger.action) {
+                messages.push(format!(
+                    "{} on actor `{actor}`: {}: the trigger at {} s will fail when it falls due: {e}",
+                    active.label(),
+                    trigger.at,
+                    trigger.time
+                ));
+            }
         }
-        kept
+        true
     });
     messages
 }
