@@ -114,7 +114,7 @@ fn write_value(out: &mut String, value: &toml::Value) -> std::fmt::Result {
         toml::Value::Table(table) => write_table(out, table),
         toml::Value::Float(x) => {
             let text = crate::config::number(*x);
-            let integral = !text.contains(['.', 'e', 'i', 'n']);
+            let integral = x.is_finite() && !text.contains(['.', 'e']);
             write!(out, "{text}{}", if integral { ".0" } else { "" })
         }
         scalar => write!(out, "{scalar}"),
