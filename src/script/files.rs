@@ -35,8 +35,9 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     // Through a link, where it leads, whether its target exists or not: a dangling link's
     // target is created, as a write in place (a shell's `>`) creates it.
-    let too_many_links = || std::io::Error::other("too many levels of symbolic links");
-    let target = if linked { super::sandbox::landing(path).ok_or_else(too_many_links)? } else { path.to_path_buf() };
+    // A loop of links: the system's own error for it (ELOOP), as a write in place would give.
+    let looped = || std::fs::metadata(path).err().unwrap_or_else(|| std::io::Error::other("a loop of links"));
+    let target = if linked { super::sandbox::landing(path).ok_or_else(looped)? } else { path.to_path_buf() };
     let existing = std::fs::metadata(&target).ok();
     if existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
         return Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the file is read-only"));
@@ -137,6 +138,12 @@ mod tests {
         write_atomically(&dangling, "made\n").unwrap();
         assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read_to_string(dir.join("made.csv")).unwrap(), "made\n");
+        // A loop of links is the system's error.
+        let looping = dir.join("looping.csv");
+        symlink("looping.csv", &looping).unwrap();
+        let looped = write_atomically(&looping, "x\n").unwrap_err().to_string();
+        assert!(looped.starts_with("Too many levels of symbolic links"), "{looped}");
+        std::fs::remove_file(&looping).unwrap();
         // One to a folder's name (`dir/`) makes no file of that name.
         let to_folder = dir.join("to_folder.csv");
         symlink("folder/", &to_folder).unwrap();
