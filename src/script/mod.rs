@@ -892,7 +892,7 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
         let hint = if Path::new(&with_extension).is_file() {
             format!("; did you mean {with_extension}?")
         } else if !Path::new(path).exists() {
-            // `nope/`, a folder mistyped: it is not there, whatever its name ends in.
+            // `nope`, a name mistyped: it is not there, whatever its name ends in.
             return Err(format!("{path}: no such file or folder"));
         } else {
             String::new()
@@ -929,9 +929,15 @@ fn load_configs(state: &Shared, paths: &[PathBuf]) -> Result<Vec<String>, String
 fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
-        // `x.toml/`, which the system refuses (ENOTDIR) and the shown path would drop the `/` of.
-        if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotADirectory) {
-            return Err(format!("{}: not a folder (a part of it before a `/` is a file)", path.display()));
+        // `x.toml/`, which the system refuses (ENOTDIR), and `nope/`: the shown path drops the `/`.
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                return Err(format!("{}: not a folder (a part of it before a `/` is a file)", path.display()));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.as_os_str().to_string_lossy().ends_with('/') => {
+                return Err(format!("{}/: no such folder", shown_path(path).display()));
+            }
+            _ => {}
         }
         match path.is_dir() {
             true => files.extend(headless::find_files(&[shown_path(path)], "toml")?),

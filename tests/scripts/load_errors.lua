@@ -38,7 +38,7 @@ print(pcall(bl.load, "../pty"))
 print(pcall(bl.load, "../../README.md"))
 -- A name without its extension: the .toml beside it is the hint.
 print(pcall(bl.load, "reference_1d"))
--- A folder (or file) that is not there says so, and what it was resolved against.
+-- A folder (or file) that is not there says so (a folder, with its `/`), and what it was resolved against.
 print(pcall(bl.load, "nope/"))
 print(pcall(bl.load, "nope"))
 -- A file's name followed by `/` names no folder (the system refuses it; it was loaded as the file).
