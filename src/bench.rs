@@ -234,7 +234,7 @@ impl Crowd {
     /// time; a character never hit has no hit leaf (weight 0, time 0).
     pub fn characters(&self) -> Vec<Character> {
         let reported = |id: ActorId| {
-            let graph = self.session.actor(id).graph();
+            let graph = self.session.graph(id);
             let leaf =
                 |name: &str| graph.leaf_index(name).map_or((0.0, 0.0), |l| (graph.weights(0)[l], graph.local_time(l)));
             let mut out = [0.0; 8];

@@ -41,13 +41,14 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
     session
         .actors()
         .iter()
-        .map(|actor| {
-            let graph = actor.graph();
+        .enumerate()
+        .map(|(id, actor)| {
+            let graph = session.graph(id);
             let channels = 0..graph.channels().len();
             ActorView {
                 name: actor.name().to_string(),
                 spec: actor.spec().describe(),
-                params: snapshot.parameters.iter().zip(actor.params()).map(|(p, s)| (p.name.clone(), s.raw)).collect(),
+                params: snapshot.parameters.iter().zip(session.params(id)).map(|(p, s)| (p.name.clone(), s.raw)).collect(),
                 reads: graph.parameters().into_iter().map(|p| snapshot.parameters[p].name.clone()).collect(),
                 leaves: graph
                     .leaves()

@@ -132,7 +132,7 @@ fn title(session: &Session, id: ActorId, what: &str, style: Style) -> String {
 /// `<default>` row when the default pose has a share.
 pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
-    let graph = actor.graph();
+    let graph = session.graph(id);
     let snapshot = session.snapshot();
     let mut out = title(session, id, &actor.spec().describe(), style);
 
@@ -155,7 +155,7 @@ pub fn weight_table(session: &Session, id: ActorId, style: Style) -> String {
         let header = format!("  {}{:>10} {:>10}", pad("parameter"), "raw", "smoothed");
         let _ = writeln!(out, "{}", style.paint(&header, |t| t.dimmed().to_string()));
         for &p in &params {
-            let state = actor.params()[p];
+            let state = session.params(id)[p];
             let _ = writeln!(
                 out,
                 "  {}{:>10} {:>10}",
@@ -238,7 +238,7 @@ pub fn event_line(event: &Event, actor: Option<&str>, style: Style) -> String {
 /// inputs with raw → normalized weights and local times; for other sources each leaf's share.
 pub fn graph_view(session: &Session, id: ActorId, style: Style) -> String {
     let actor = session.actor(id);
-    let graph = actor.graph();
+    let graph = session.graph(id);
     let snapshot = session.snapshot();
     let mut out = title(session, id, &actor.spec().describe(), style);
     let channels = graph.channels();
@@ -305,7 +305,7 @@ pub fn trace_view(session: &Session, id: ActorId, style: Style) -> String {
     let snapshot = session.snapshot();
     let clock = session.clock();
     let mut out = title(session, id, "trace", style);
-    for layer in actor.graph().layers() {
+    for layer in session.graph(id).layers() {
         match &layer.source {
             Source::Timeline(TimelineSlot { playback: Some(p), serial, .. }) => {
                 let def = &snapshot.timelines[p.timeline];

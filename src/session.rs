@@ -9,12 +9,15 @@
 
 use std::ops::RangeInclusive;
 
-use crate::blend::params::ParamState;
+use std::borrow::Cow;
+
+use crate::blend::params::{ParamState, ParamTable};
 use crate::clock::{Clock, ClockError};
 use crate::compile::{Asset, ParamId, Parameter, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
 use crate::event::{Command, Event, EventKind, EventLog, FieldValue, SeekPolicy};
+use crate::graph::rows::{Graphs, Rows};
 use crate::graph::{FrameStep, Graph};
 use crate::graph::{Source, TransitionSet, completion_event, transition_change};
 use crate::input::TriggerAction;
@@ -50,33 +53,15 @@ pub struct PlaybackHandle {
     pub serial: u64,
 }
 
-/// An actor's parameter states.
-type Params = smallvec::SmallVec<[ParamState; 2]>;
-
-/// A thing in the world with parameters and a graph.
-///
-/// Laid out for a frame over many actors, which no longer fit in cache: the actor array holds
-/// its parameters (two of them inline) and its graph, what a frame reads first; the rest
-/// ([`ActorAbout`]) is boxed out of the way. Measured on the crowd at 10 000 actors (medians
-/// of 21 interleaved runs): with every field inline (280 bytes, the frame's part first) 61.2
-/// ns per character-frame, boxed 60.5; in cache the same (48.1 against 48.5 within noise).
-/// Starting each actor at a cache line (`align(64)`) ran slower when the actor was 280 bytes
-/// (67.0 against 64.8 ns); at 120 bytes, aligned to its two lines (128), it misses fewer
-/// (see [`Graph`]). Parameters in an array of their own, apart from the actors (64-byte
-/// actors), missed 11% fewer lines in the same simulation but ran no faster (60 interleaved
-/// runs) for 7 more instructions per character-frame: the actor array is read in order, and
-/// the prefetcher hides it.
+/// A thing in the world with a graph; its parameters are the session's ([`ParamTable`]),
+/// and while its graph runs in a row, so are its frame's numbers ([`Rows`]).
 #[derive(Clone, Debug)]
-#[repr(C, align(64))]
 pub struct Actor {
-    /// One state per parameter of the snapshot, by parameter id; up to two live inside the
-    /// actor, next to the graph a frame reads after them.
-    params: Params,
     graph: Graph,
     about: Box<ActorAbout>,
 }
 
-/// What no frame reads of an actor, boxed out of the array a frame walks (see [`Actor`]).
+/// What no frame reads of an actor (see [`Actor`]).
 #[derive(Clone, Debug)]
 struct ActorAbout {
     /// Heads the actor's table titles; the event log keeps the same name for its events.
@@ -125,17 +110,11 @@ impl Actor {
     pub fn spec(&self) -> &ActorSpec {
         &self.about.spec
     }
-    pub fn graph(&self) -> &Graph {
-        &self.graph
-    }
     pub fn entity(&self) -> &Entity {
         &self.about.entity
     }
     pub fn last_commands(&self) -> &[RoutedCommand] {
         &self.about.last_commands
-    }
-    pub fn params(&self) -> &[ParamState] {
-        &self.params
     }
     /// Why the actor rests in the default pose, if it does.
     pub fn resting(&self) -> Option<&Resting> {
@@ -227,6 +206,10 @@ pub struct Session {
     generation: u64,
     clock: Clock,
     actors: Vec<Actor>,
+    /// Every actor's parameters.
+    params: ParamTable,
+    /// Where each actor's frame runs, and the rows of the actors whose graphs run in rows.
+    rows: Rows,
     /// Actor ids by name.
     actor_ids: std::collections::BTreeMap<String, ActorId>,
     /// In scheduling order.
@@ -254,10 +237,12 @@ impl Default for Session {
 impl Session {
     pub fn new(snapshot: Snapshot) -> Self {
         Session {
+            params: ParamTable::new(snapshot.parameters.len()),
             snapshot,
             generation: 0,
             clock: Clock::default(),
             actors: Vec::new(),
+            rows: Rows::default(),
             actor_ids: Default::default(),
             schedule: Vec::new(),
             log: EventLog::default(),
@@ -281,6 +266,18 @@ impl Session {
     }
     pub fn actor(&self, id: ActorId) -> &Actor {
         &self.actors[id]
+    }
+    /// Actor `id`'s graph with its latest numbers (a copy while they are in its row).
+    pub fn graph(&self, id: ActorId) -> Cow<'_, Graph> {
+        self.rows.graph(id, &self.actors[id].graph)
+    }
+    /// Takes actor `id`'s numbers out of its row into its graph, before the graph changes.
+    fn detach(&mut self, id: ActorId) {
+        self.rows.detach(id, &mut self.actors[id].graph);
+    }
+    /// Actor `id`'s parameter states, by parameter id.
+    pub fn params(&self, id: ActorId) -> &[ParamState] {
+        self.params.of(id)
     }
     pub fn events(&self) -> &EventLog {
         &self.log
@@ -403,13 +400,14 @@ impl Session {
             _ => return Err(SessionError::BadDuration(duration)),
         };
         let now = self.clock.now();
+        self.detach(actor);
         let a = &mut self.actors[actor];
         let token = a
             .graph
             .begin_transition(&self.snapshot, index, target, (length, now))
             .ok_or_else(|| SessionError::NotATransitionLayer { actor: a.name().into(), layer: layer.into() })?;
         let mut events = Vec::new();
-        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        a.graph.update(&self.snapshot, self.params.of(actor), 0.0, now, &mut events);
         let mut change = transition_change(layer, &token);
         change.duration = Some(duration);
         events.push(EventKind::TransitionBegin(change));
@@ -421,6 +419,7 @@ impl Session {
     /// pending token; otherwise it is rejected and counted.
     pub fn complete(&mut self, actor: ActorId, layer: &str, token: &Token) -> Result<Completion, SessionError> {
         let index = self.transition_layer_index(actor, layer)?;
+        self.detach(actor);
         let a = &mut self.actors[actor];
         let set = a.graph.transition_set_mut(index).ok_or_else(|| SessionError::NotATransitionLayer {
             actor: a.about.name.to_string(),
@@ -476,21 +475,19 @@ impl Session {
         let old = std::mem::replace(&mut self.snapshot, snapshot);
         let files = self.snapshot.files.iter().map(|(path, _)| path.clone()).collect();
         self.log(None, EventKind::ReloadApplied { generation: self.generation, files });
+        // Every graph is rebuilt, from graphs holding their numbers.
+        self.rows.release_all(&mut self.actors[..]);
+        let old_params = std::mem::replace(&mut self.params, ParamTable::new(self.snapshot.parameters.len()));
         for id in 0..self.actors.len() {
             let actor = &self.actors[id];
-            let params = self
-                .snapshot
-                .parameters
-                .iter()
-                .map(|p| {
-                    let mut state =
-                        old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| actor.params[o]);
-                    // A parameter whose smoothing the reload took away is at its raw value.
-                    let raw = state.raw;
-                    set_raw(&mut state, p, raw);
-                    state
-                })
-                .collect();
+            self.params.push(self.snapshot.parameters.iter().map(|p| {
+                let mut state =
+                    old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| old_params.of(id)[o]);
+                // A parameter whose smoothing the reload took away is at its raw value.
+                let raw = state.raw;
+                set_raw(&mut state, p, raw);
+                state
+            }));
             let now = self.clock.now();
             // Parameters always move onto the new snapshot's ids, so they stay in step with it.
             let mut serial = actor.about.serial;
@@ -501,11 +498,10 @@ impl Session {
                     let actor = &mut self.actors[id];
                     let mut events = Vec::new();
                     graph.carry_state_from(&self.snapshot, &old, &actor.graph, &mut events);
-                    actor.params = params;
                     let mut previous = std::mem::replace(&mut actor.graph, graph);
                     let ended = previous.interrupt_playbacks_left_behind(&actor.graph, &old, &mut events);
                     actor.about.resting = None;
-                    actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
+                    actor.graph.update(&self.snapshot, self.params.of(id), 0.0, now, &mut events);
                     for (serial, state) in ended {
                         actor.about.ended.record(serial, state);
                     }
@@ -526,7 +522,6 @@ impl Session {
                         ),
                     };
                     actor.about.resting = Some(Resting { since_generation, missing: error.to_string(), parameters });
-                    actor.params = params;
                     let resting = Graph::new(actor.graph.channels().to_vec(), Vec::new());
                     let mut previous = std::mem::replace(&mut actor.graph, resting);
                     let mut events = Vec::new();
@@ -538,6 +533,9 @@ impl Session {
                     self.log_and_route(id, &mut events);
                 }
             }
+        }
+        for (id, actor) in self.actors.iter().enumerate() {
+            self.rows.place(id, &actor.graph);
         }
     }
 
@@ -559,7 +557,6 @@ impl Session {
         let now = self.clock.now();
         let mut serial = 0;
         let graph = build_graph(&self.snapshot, &spec, now, &mut serial)?;
-        let params = self.snapshot.parameters.iter().map(ParamState::at_default).collect();
         let name: crate::event::Name = name.into();
         let logged_as = self.log.add_actor(name.clone());
         debug_assert_eq!(logged_as, self.actors.len(), "the log names actors by their ids");
@@ -572,11 +569,13 @@ impl Session {
             serial,
             ended: EndedPlaybacks::default(),
         };
-        let mut actor = Actor { params, graph, about: Box::new(about) };
+        let mut actor = Actor { graph, about: Box::new(about) };
+        let id = self.actors.len();
+        self.params.push(self.snapshot.parameters.iter().map(ParamState::at_default));
         let mut events = Vec::new();
-        actor.graph.update(&self.snapshot, &actor.params, 0.0, now, &mut events);
+        actor.graph.update(&self.snapshot, self.params.of(id), 0.0, now, &mut events);
+        self.rows.place(id, &actor.graph);
         self.actors.push(actor);
-        let id = self.actors.len() - 1;
         self.actor_ids.insert(self.actors[id].name().into(), id);
         self.log_actor(id, events);
         Ok(id)
@@ -610,6 +609,7 @@ impl Session {
                 Some(index) => index,
                 None => {
                     self.check_masks(actor, id)?;
+                    self.detach(actor);
                     self.actors[actor].graph.push_timeline_layer(timeline, id)
                 }
             },
@@ -683,6 +683,7 @@ impl Session {
         }
         self.check_masks(actor, timeline)?;
         self.actors[actor].graph.prefetch_for_play();
+        self.detach(actor);
         let now = self.clock.now();
         let a = &mut self.actors[actor];
         a.about.serial += 1;
@@ -692,7 +693,7 @@ impl Session {
             a.graph.play(&self.snapshot, layer, timeline, now, start, serial, &mut events).ok_or_else(|| {
                 SessionError::NotATimelineLayer { actor: a.name().into(), layer: a.graph.layers()[layer].name().into() }
             })?;
-        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        a.graph.update(&self.snapshot, self.params.of(actor), 0.0, now, &mut events);
         if let Some((old, state)) = replaced {
             a.about.ended.record(old, state);
         }
@@ -765,6 +766,7 @@ impl Session {
     /// director.
     pub fn interrupt(&mut self, handle: PlaybackHandle) -> Result<(), SessionError> {
         let mut events = Vec::new();
+        self.detach(handle.actor);
         let a = &mut self.actors[handle.actor];
         match a.graph.playback_mut(handle.serial) {
             Some(playback) => playback.stop(&self.snapshot, PlaybackState::Interrupted, &mut events),
@@ -772,7 +774,7 @@ impl Session {
             None => return Err(SessionError::PlaybackGone),
         }
         let now = self.clock.now();
-        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        a.graph.update(&self.snapshot, self.params.of(handle.actor), 0.0, now, &mut events);
         self.log_and_route(handle.actor, &mut events);
         Ok(())
     }
@@ -788,7 +790,7 @@ impl Session {
         }
         let now = self.clock.now();
         let mut events = Vec::new();
-        let a = &mut self.actors[handle.actor];
+        let a = &self.actors[handle.actor];
         // Read first: handing a playback out for changes wakes its slot, and a refused seek
         // changes nothing.
         let playback = a.graph.playback(handle.serial).ok_or(SessionError::PlaybackGone)?;
@@ -807,9 +809,12 @@ impl Session {
             let (timeline, loop_start) = (def.name.to_string(), def.loop_start.secs());
             return Err(SessionError::SeekBeforeLoopStart { timeline, pass, loop_start, to: to.secs() });
         }
+        self.detach(handle.actor);
+        let a = &mut self.actors[handle.actor];
+        let params = self.params.of(handle.actor);
         let playback = a.graph.playback_mut(handle.serial).ok_or(SessionError::PlaybackGone)?;
-        playback.seek(&self.snapshot, &a.params, now, to, policy, &mut events);
-        a.graph.update(&self.snapshot, &a.params, 0.0, now, &mut events);
+        playback.seek(&self.snapshot, params, now, to, policy, &mut events);
+        a.graph.update(&self.snapshot, params, 0.0, now, &mut events);
         self.log_and_route(handle.actor, &mut events);
         Ok(())
     }
@@ -838,7 +843,7 @@ impl Session {
         let parameter = &self.snapshot.parameters[param];
         // Within ±MAX_NUMBER, as a config's values (false for NaN).
         if value.abs() <= crate::config::MAX_NUMBER {
-            set_raw(&mut self.actors[actor].params[param], parameter, value);
+            set_raw(&mut self.params.of_mut(actor)[param], parameter, value);
             return Ok(());
         }
         Err(bad_value(parameter, value))
@@ -851,6 +856,7 @@ impl Session {
     pub fn set_local_time(&mut self, actor: ActorId, leaf: &str, seconds: f64) -> Result<(), SessionError> {
         Ticks::from_secs(seconds)?;
         let index = self.leaf_index(actor, leaf)?;
+        self.detach(actor);
         let a = &mut self.actors[actor];
         if !a.graph.set_local_time(&self.snapshot, index, seconds) {
             return Err(SessionError::PlaybackLeafTime { actor: a.name().into(), leaf: leaf.into() });
@@ -870,7 +876,7 @@ impl Session {
 
     /// A parameter's state (raw and smoothed).
     pub fn param(&self, actor: ActorId, name: &str) -> Result<ParamState, SessionError> {
-        Ok(self.actors[actor].params[self.parameter_of(actor, name)?])
+        Ok(self.params.of(actor)[self.parameter_of(actor, name)?])
     }
 
     /// Schedules front-end callback `callback` for the first logic frame whose time ≥
@@ -904,28 +910,30 @@ impl Session {
     }
 
     /// Steps (2)–(4) of the current frame: smoothing (of the parameters with a `smooth_time`;
-    /// the others are at their raw value since it was set), then every actor in spawn order.
-    /// An actor's smoothing reads only its own parameters, so each actor is smoothed just
-    /// before its graph runs (one pass over the actors, the same numbers as two). The frame
-    /// step is built once for every actor (measured on the crowd: 5 instructions fewer per
-    /// character-frame than once per actor), so the actors' events are logged, in spawn order,
-    /// after the pass, and their commands routed after that, as before.
+    /// the others are at their raw value since it was set), then every actor: those in rows
+    /// stage by stage ([`Rows::run_frame`], after the rows detached since the last frame take
+    /// their numbers back), the others each through its graph. An actor's frame reads only its
+    /// own parameters and graph, so the order they run in changes no number; their events are
+    /// logged in spawn order once every actor has run, and their commands routed after that.
     pub fn finish_frame(&mut self) {
         let step = FrameStep { snapshot: &self.snapshot, dt: self.clock.frame_seconds(), now: self.clock.now() };
-        let actors = &mut self.actors[..];
-        let mut events = std::mem::take(&mut self.scratch_events);
-        let mut logged = std::mem::take(&mut self.frame_events);
-        for id in 0..actors.len() {
-            prefetch_ahead(actors, id);
-            let actor = &mut actors[id];
-            for &p in &step.snapshot.smoothed_parameters {
-                actor.params[p].smooth(&step.snapshot.parameters[p], step.dt);
-            }
-            actor.graph.step(&step, &actor.params, &mut events);
-            if !events.is_empty() {
-                logged.extend(events.drain(..).map(|kind| (id, kind)));
+        if !step.snapshot.smoothed_parameters.is_empty() {
+            for states in self.params.all_mut() {
+                for &p in &step.snapshot.smoothed_parameters {
+                    states[p].smooth(&step.snapshot.parameters[p], step.dt);
+                }
             }
         }
+        let mut events = std::mem::take(&mut self.scratch_events);
+        let mut logged = std::mem::take(&mut self.frame_events);
+        self.rows.rejoin(&mut self.actors[..]);
+        self.rows.run_frame(&step, &self.params, &mut self.actors[..], &mut events, &mut logged);
+        for &id in self.rows.own() {
+            self.actors[id].graph.step(&step, self.params.of(id), &mut events);
+            logged.extend(events.drain(..).map(|kind| (id, kind)));
+        }
+        // Stable: each actor's events keep their order.
+        logged.sort_by_key(|&(id, _)| id);
         let commands: Vec<(ActorId, EventKind)> =
             logged.iter().filter(|(_, e)| matches!(e, EventKind::Command(_))).cloned().collect();
         for (id, kind) in logged.drain(..) {
@@ -949,24 +957,9 @@ impl Session {
     }
 }
 
-/// While actor `id` of `actors` runs, asks for the memory of the actors after it: the actor 16
-/// places ahead itself, the blocks of the actor 8 places ahead (its fields arrived 8 actors
-/// ago), and what the layers of the actor 4 places ahead point at (its blocks were asked for 4
-/// actors ago). Only a hint: results never depend on it. Reading an actor's block pointers
-/// before the actor itself was asked for stalled there: at 10 000 actors, 11% of the frame
-/// pass's samples (`perf record`) sat on the read of the actor 8 places ahead. It takes the
-/// slice the frame's pass holds, whose place and length are read once per frame (measured on
-/// the crowd: 2 instructions fewer per character-frame than reading them from the session).
-fn prefetch_ahead(actors: &[Actor], id: ActorId) {
-    if let Some(actor) = actors.get(id + 16) {
-        crate::prefetch::soon_all(actor);
-    }
-    if let Some(actor) = actors.get(id + 8) {
-        crate::prefetch::soon(actor.params.as_ptr());
-        actor.graph.prefetch_blocks();
-    }
-    if let Some(actor) = actors.get(id + 4) {
-        actor.graph.prefetch_sources();
+impl Graphs for [Actor] {
+    fn graph_mut(&mut self, actor: ActorId) -> &mut Graph {
+        &mut self[actor].graph
     }
 }
 

@@ -180,8 +180,8 @@ fn fingerprint(session: &Session) -> String {
 
 /// No NaN, infinite or negative weight, share or output weight on any actor's channel.
 fn weights_are_sane(session: &Session) -> Result<(), String> {
-    for actor in session.actors() {
-        let graph = actor.graph();
+    for (id, actor) in session.actors().iter().enumerate() {
+        let graph = session.graph(id);
         for c in 0..graph.channels().len() {
             let shares = graph.weights(c).iter().chain(graph.additive_weights(c)).copied();
             let all = shares.chain([graph.default_share(c), graph.output_weight(c)]);

@@ -108,8 +108,8 @@ fn poke(session: &mut Session, rng: &mut Rng, actor: usize, tokens: &mut Vec<Tok
 /// Every weight of every actor is finite and ≥ 0; without additive layers the effective
 /// weights and `<default>` of each channel sum to 1.
 fn check(session: &Session, frame: i64) {
-    for actor in session.actors() {
-        let graph = actor.graph();
+    for (id, actor) in session.actors().iter().enumerate() {
+        let graph = session.graph(id);
         let override_only = graph.layers().iter().all(|l| !l.additive);
         for c in 0..graph.channels().len() {
             let weights = graph.weights(c);

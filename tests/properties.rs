@@ -94,10 +94,10 @@ fn a_huge_step_is_refused_before_any_work() {
     session.set_param(id, "x", 0.5).unwrap();
     let frames = session.plan_frames(10).unwrap();
     session.run_frames(frames, |_, _| {});
-    let before = (session.clock().frame(), session.clock().time(), session.actor(id).graph().local_time(0));
+    let before = (session.clock().frame(), session.clock().time(), session.graph(id).local_time(0));
     assert!(session.plan_step(1e4).is_err());
     assert!(session.plan_frames(1_000_000).is_err());
-    let after = (session.clock().frame(), session.clock().time(), session.actor(id).graph().local_time(0));
+    let after = (session.clock().frame(), session.clock().time(), session.graph(id).local_time(0));
     assert_eq!(before, after);
     // And the next ordinary step behaves as if the refused one never happened.
     let frames = session.plan_step(1.0 / 60.0).unwrap();

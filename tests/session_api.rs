@@ -59,7 +59,7 @@ fn frames(session: &mut Session, n: u64) {
 
 /// Weight and local time of every leaf, by name.
 fn state(session: &Session, actor: usize) -> Vec<(String, f64, f64)> {
-    let graph = session.actor(actor).graph();
+    let graph = session.graph(actor);
     graph.leaves().iter().enumerate().map(|(i, l)| (l.name.clone(), graph.weights(0)[i], graph.local_time(i))).collect()
 }
 
@@ -148,7 +148,7 @@ fn leaf_times_can_be_placed() {
     let id = s.spawn("a", ActorSpec::Graph("body".into())).unwrap();
     s.set_local_time(id, "idle", 4.5).unwrap();
     s.set_local_time(id, "walk", -0.25).unwrap();
-    let graph = s.actor(id).graph();
+    let graph = s.graph(id);
     assert_eq!(graph.local_time(graph.leaf_index("idle").unwrap()), 0.5, "a loop wraps");
     assert_eq!(graph.local_time(graph.leaf_index("walk").unwrap()), 0.75, "negative times wrap too");
     assert!(matches!(s.set_local_time(id, "idl", 0.0), Err(SessionError::UnknownLeaf { hint: Some(_), .. })));
@@ -208,7 +208,7 @@ fn play_by_id_is_play_by_names() {
     let by_name = s.spawn("by_name", ActorSpec::Graph("body".into())).unwrap();
     let by_id = s.spawn("by_id", ActorSpec::Graph("body".into())).unwrap();
     let scene = s.snapshot().timeline_id("scene").unwrap();
-    let action = s.actor(by_id).graph().layer_index("action").unwrap();
+    let action = s.graph(by_id).layer_index("action").unwrap();
     let mut handles = Vec::new();
     for (at, frames_after) in [(0, 10), (10, 100), (110, 5)] {
         let named = s.play(by_name, "scene", Some("action"), Ticks::ZERO).unwrap();
@@ -226,7 +226,7 @@ fn play_by_id_is_play_by_names() {
     assert_eq!(ended, [(Ok(Interrupted), Ok(Interrupted)), (Ok(Complete), Ok(Complete)), (Ok(Playing), Ok(Playing))]);
     assert_eq!(s.interrupt(handles[0].1), Ok(()), "interrupting an ended playback changes nothing");
     assert_eq!(s.play_by_id(by_id, scene, action, Ticks(-1)), Err(SessionError::NegativeTimelineTime(-1e-12)));
-    let base = s.actor(by_id).graph().layer_index("base").unwrap();
+    let base = s.graph(by_id).layer_index("base").unwrap();
     assert!(matches!(s.play_by_id(by_id, scene, base, Ticks::ZERO), Err(SessionError::NotATimelineLayer { .. })));
 }
 

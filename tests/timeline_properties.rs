@@ -106,7 +106,7 @@ fn run(rate: u32, total: f64, cuts: &[f64]) -> (Vec<String>, Vec<f64>) {
         at = point;
     }
     let events = session.events().iter().map(|e| format!("{} {} {:?}", e.frame, e.time.0, e.kind)).collect();
-    (events, session.actor(id).graph().weights(0).to_vec())
+    (events, session.graph(id).weights(0).to_vec())
 }
 
 proptest! {

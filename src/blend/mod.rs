@@ -439,6 +439,11 @@ impl TreeShape {
         shape
     }
 
+    /// How many leaves the tree has: its leaf weights are the first this many numbers.
+    pub fn leaf_count(&self) -> usize {
+        self.counts.leaves
+    }
+
     /// Whether the tree has no nested trees: its children are its leaves, in order.
     fn is_flat(&self) -> bool {
         self.nodes.len() == 1
@@ -518,6 +523,14 @@ pub struct TreeRuntime {
     /// inputs of the last evaluation (the cache key: weights are recomputed only when a
     /// frame's inputs differ) — see [`Counts::split`].
     numbers: Vec<f64>,
+    state: TreeState,
+}
+
+/// What a tree's frame changes besides its numbers: its shared clock and how many times its
+/// weights were computed. Apart from the numbers so that a frame can run over numbers and
+/// state kept anywhere ([`step_tree`]: an actor's runtime, or a row of [`crate::graph::rows`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct TreeState {
     clock: SyncClock,
     /// How many times the weights were computed: 0 until the first frame, while the cached
     /// inputs mean nothing.
@@ -532,7 +545,7 @@ impl TreeRuntime {
         // No input equals a NaN: the first frame evaluates, which the flat `1d` path asks of
         // its cached input alone ([`flat_frame`]).
         shape.counts.split(&mut numbers).inputs.fill(f64::NAN);
-        TreeRuntime { shape, numbers, clock: SyncClock::default(), evaluations: 0 }
+        TreeRuntime { shape, numbers, state: TreeState::default() }
     }
 
     /// The tree this runtime instantiates.
@@ -567,7 +580,7 @@ impl TreeRuntime {
 
     /// How many times the weights were recomputed (they are cached while inputs are equal).
     pub fn evaluations(&self) -> u64 {
-        self.evaluations
+        self.state.evaluations
     }
 
     /// The tree's coverage: `Σ leaf weights` clamped to `[0, 1]`; 0 when every weight is 0
@@ -580,7 +593,7 @@ impl TreeRuntime {
     /// time where `old` has a leaf of the same name, placed on the new clip: a looping clip
     /// wraps it into `[0, D)` (a shorter loop keeps playing), a one-shot clamps it to `D`.
     pub fn carry_time_from(&mut self, old: &TreeRuntime) {
-        self.clock = old.clock;
+        self.state.clock = old.state.clock;
         let times = self.shape.counts.split(&mut self.numbers).times;
         for ((leaf, time), clip) in self.shape.leaves.iter().zip(times).zip(self.shape.placements.iter()) {
             if let Some(i) = old.shape.leaves.iter().position(|l| l.name == leaf.name) {
@@ -601,13 +614,13 @@ impl TreeRuntime {
             SyncMode::Normalized => {
                 let phase = time / clip.length;
                 if phase >= 1.0 {
-                    self.clock.phase = 0.0;
-                    self.clock.cycles = self.clock.cycles.max(1);
+                    self.state.clock.phase = 0.0;
+                    self.state.clock.cycles = self.state.clock.cycles.max(1);
                 } else {
-                    self.clock.phase = phase;
+                    self.state.clock.phase = phase;
                 }
                 let times = self.shape.counts.split(&mut self.numbers).times;
-                place_on_phase(&self.shape, times, self.clock);
+                place_on_phase(&self.shape, times, self.state.clock);
             }
         }
     }
@@ -628,53 +641,36 @@ impl TreeRuntime {
                 }
             }
             SyncMode::Normalized if to < from => {
-                let TreeRuntime { shape, numbers, clock, .. } = self;
-                *clock = SyncClock::default();
-                place_on_phase(shape, shape.counts.split(numbers).times, *clock);
+                let TreeRuntime { shape, numbers, state } = self;
+                state.clock = SyncClock::default();
+                place_on_phase(shape, shape.counts.split(numbers).times, state.clock);
                 self.update(params, to);
             }
             SyncMode::Normalized => self.update(params, to - from),
         }
     }
 
-    /// One logic frame: recompute weights if any node's blend inputs changed,
-    /// then advance local times by `dt` seconds (0 to only evaluate).
-    ///
-    /// A flat `1d` tree of a plain parameter ([`FlatOneD::plain`]) reads its blend input here
-    /// and goes on to [`flat_frame`]; a shaped parameter and other trees leave at once
-    /// ([`TreeRuntime::update_flat_shaped`], [`TreeRuntime::update_nested`]), so that the
-    /// common frame reads no settings and calls nothing but its frame.
+    /// One logic frame: recompute weights if any node's blend inputs changed, then advance
+    /// local times by `dt` seconds (0 to only evaluate): [`step_tree`] of this runtime.
     pub fn update(&mut self, params: &[ParamState], dt: f64) {
-        match self.shape.flat_one_d.as_ref().map(|flat| flat.plain) {
-            Some(true) => self.update_flat(params, dt, |state, _| state.smoothed),
-            Some(false) => self.update_flat_shaped(params, dt),
-            None => self.update_nested(params, dt),
-        }
+        step_tree(&self.shape, &mut self.numbers, &mut self.state, params, dt);
     }
 
-    /// [`TreeRuntime::update`] on the flat `1d` path, the blend input read by `blend_input`.
-    #[inline(always)]
-    fn update_flat(&mut self, params: &[ParamState], dt: f64, blend_input: impl Fn(&ParamState, &Parameter) -> f64) {
-        let TreeRuntime { shape, numbers, clock, evaluations } = self;
-        let Some(flat) = &shape.flat_one_d else { unreachable!("a flat 1d tree") };
-        let input = blend_input(&params[flat.parameter], &flat.settings);
-        flat_frame(shape, flat, numbers, evaluations, clock, (input, dt));
+    /// The shape every instance of this tree shares.
+    pub(crate) fn shape(&self) -> &Arc<TreeShape> {
+        &self.shape
     }
 
-    /// [`TreeRuntime::update`] of a flat `1d` tree whose parameter has a dead zone or a curve.
-    #[inline(never)]
-    fn update_flat_shaped(&mut self, params: &[ParamState], dt: f64) {
-        self.update_flat(params, dt, ParamState::blend_input);
+    /// The numbers and state a frame changes (see [`TreeRuntime::numbers`]), to be kept
+    /// elsewhere while a frame runs over them there.
+    pub(crate) fn frame_state(&self) -> (&[f64], TreeState) {
+        (&self.numbers, self.state)
     }
 
-    /// [`TreeRuntime::update`] of a tree off the flat `1d` path.
-    #[inline(never)]
-    fn update_nested(&mut self, params: &[ParamState], dt: f64) {
-        let TreeRuntime { shape, numbers, clock, evaluations } = self;
-        let n = shape.counts.split(numbers);
-        let recomputed = shape.evaluate(params, n.inputs, n.child_weights, n.leaf_weights, *evaluations == 0);
-        *evaluations += u64::from(recomputed);
-        end_frame(shape, Leaves { weights: n.leaf_weights, times: n.times }, clock, dt);
+    /// Takes back numbers and state given out by [`TreeRuntime::frame_state`], after frames.
+    pub(crate) fn set_frame_state(&mut self, numbers: &[f64], state: TreeState) {
+        self.numbers.copy_from_slice(numbers);
+        self.state = state;
     }
 
     /// Every node as last evaluated, in pre-order, with the data that explains its weights.
@@ -691,7 +687,7 @@ impl TreeRuntime {
             if self.shape.is_flat() { self.leaf_weights() } else { &self.numbers[2 * c.leaves..][..c.children] };
         let child_weights = &all_child_weights[n.children.clone()];
         let last_inputs = &self.numbers[2 * c.leaves + c.children..];
-        let evaluated = self.evaluations > 0;
+        let evaluated = self.state.evaluations > 0;
         let inputs = if evaluated { last_inputs[n.inputs.clone()].to_vec() } else { Vec::new() };
         let detail = if evaluated { explain_layout(&n.layout, &inputs) } else { Detail::Plain };
         out.push(NodeExplanation { tree: n.tree, depth, share, inputs, weights: child_weights.to_vec(), detail });
@@ -701,6 +697,54 @@ impl TreeRuntime {
             }
         }
     }
+}
+
+/// One logic frame of a tree of `shape` whose numbers and state are `numbers` and `state`:
+/// recompute the weights if any node's blend inputs changed, then advance the local times by
+/// `dt` seconds (0 to only evaluate).
+///
+/// A flat `1d` tree of a plain parameter ([`FlatOneD::plain`]) reads its blend input here
+/// and goes on to [`flat_frame`]; a shaped parameter and other trees leave at once
+/// ([`step_flat_shaped`], [`step_nested`]), so that the common frame reads no settings and
+/// calls nothing but its frame.
+#[inline(always)]
+pub fn step_tree(shape: &TreeShape, numbers: &mut [f64], state: &mut TreeState, params: &[ParamState], dt: f64) {
+    match shape.flat_one_d.as_ref().map(|flat| flat.plain) {
+        Some(true) => step_flat(shape, numbers, state, params, dt, |param, _| param.smoothed),
+        Some(false) => step_flat_shaped(shape, numbers, state, params, dt),
+        None => step_nested(shape, numbers, state, params, dt),
+    }
+}
+
+/// [`step_tree`] on the flat `1d` path, the blend input read by `blend_input`.
+#[inline(always)]
+fn step_flat(
+    shape: &TreeShape,
+    numbers: &mut [f64],
+    state: &mut TreeState,
+    params: &[ParamState],
+    dt: f64,
+    blend_input: impl Fn(&ParamState, &Parameter) -> f64,
+) {
+    let Some(flat) = &shape.flat_one_d else { unreachable!("a flat 1d tree") };
+    let input = blend_input(&params[flat.parameter], &flat.settings);
+    let TreeState { clock, evaluations } = state;
+    flat_frame(shape, flat, numbers, evaluations, clock, (input, dt));
+}
+
+/// [`step_tree`] of a flat `1d` tree whose parameter has a dead zone or a curve.
+#[inline(never)]
+fn step_flat_shaped(shape: &TreeShape, numbers: &mut [f64], state: &mut TreeState, params: &[ParamState], dt: f64) {
+    step_flat(shape, numbers, state, params, dt, ParamState::blend_input);
+}
+
+/// [`step_tree`] of a tree off the flat `1d` path.
+#[inline(never)]
+fn step_nested(shape: &TreeShape, numbers: &mut [f64], state: &mut TreeState, params: &[ParamState], dt: f64) {
+    let n = shape.counts.split(numbers);
+    let recomputed = shape.evaluate(params, n.inputs, n.child_weights, n.leaf_weights, state.evaluations == 0);
+    state.evaluations += u64::from(recomputed);
+    end_frame(shape, Leaves { weights: n.leaf_weights, times: n.times }, &mut state.clock, dt);
 }
 
 /// The shared clock of `sync = "normalized"`: the phase in [0, 1) and the whole cycles
@@ -946,7 +990,7 @@ children = [{ motion = "idle", position = [0.0, 0.0] }, { motion = "walk", posit
             b.update(&params, dt);
             let bits = |r: &TreeRuntime| {
                 let numbers: Vec<u64> = r.numbers.iter().map(|v| v.to_bits()).collect();
-                (numbers, r.clock.phase.to_bits(), r.clock.cycles, r.evaluations())
+                (numbers, r.state.clock.phase.to_bits(), r.state.clock.cycles, r.evaluations())
             };
             assert_eq!(bits(&a), bits(&b), "{name} at {value}: {:?} vs {:?}", a.numbers, b.numbers);
         }

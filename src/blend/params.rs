@@ -43,6 +43,46 @@ impl ParamState {
     }
 }
 
+/// Every actor's parameter states, actor after actor, each actor's by parameter id: one
+/// block that setting inputs and a frame's trees read in actor order, without touching the
+/// actors themselves (see [`crate::graph::rows`]).
+#[derive(Clone, Debug, Default)]
+pub struct ParamTable {
+    states: Vec<ParamState>,
+    /// How many parameters each actor has: the snapshot's.
+    stride: usize,
+}
+
+impl ParamTable {
+    /// A table for actors with `stride` parameters each, none yet.
+    pub fn new(stride: usize) -> Self {
+        ParamTable { states: Vec::new(), stride }
+    }
+
+    /// The parameters of actor `actor`, by parameter id.
+    #[inline(always)]
+    pub fn of(&self, actor: usize) -> &[ParamState] {
+        &self.states[actor * self.stride..][..self.stride]
+    }
+
+    #[inline(always)]
+    pub fn of_mut(&mut self, actor: usize) -> &mut [ParamState] {
+        &mut self.states[actor * self.stride..][..self.stride]
+    }
+
+    /// Adds the next actor's parameters, which must number `stride`.
+    pub fn push(&mut self, states: impl IntoIterator<Item = ParamState>) {
+        let before = self.states.len();
+        self.states.extend(states);
+        debug_assert_eq!(self.states.len() - before, self.stride, "one state per parameter");
+    }
+
+    /// Every actor's states, the states of actor after actor in turn.
+    pub fn all_mut(&mut self) -> std::slice::ChunksExactMut<'_, ParamState> {
+        self.states.chunks_exact_mut(self.stride.max(1))
+    }
+}
+
 /// The `[x, y]` a 2D tree blends with: the smoothed pair through the radial dead zone
 /// (`|(x, y)| < max(dead_zone_x, dead_zone_y)` → (0, 0)), then each axis through its curve.
 pub fn blend_input_2d(states: (&ParamState, &ParamState), settings: (&Parameter, &Parameter)) -> [f64; 2] {

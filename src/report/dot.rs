@@ -29,7 +29,7 @@ fn pen(values: &[f64]) -> String {
 /// The DOT text of actor `id`'s graph as it is now.
 pub fn graph_dot(session: &Session, id: ActorId) -> String {
     let actor = session.actor(id);
-    let graph = actor.graph();
+    let graph = session.graph(id);
     let channels = graph.channels();
     let clock = session.clock();
     let mut out = format!("digraph {} {{\n", quoted(actor.name()));

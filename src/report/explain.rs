@@ -28,7 +28,8 @@ pub fn explain(session: &Session, id: ActorId) -> String {
     let actor = session.actor(id);
     let snapshot = session.snapshot();
     let mut out = format!("{} · explain · frame {}\n", actor.name(), session.clock().frame());
-    let layers = actor.graph().layers();
+    let graph = session.graph(id);
+    let layers = graph.layers();
     let mut explained = false;
     for layer in layers {
         let path = format!("layer {}", layer.name());

@@ -150,7 +150,7 @@ impl Recording {
             actor_name: a.name().to_string(),
             every: every.max(1),
             first_frame: session.clock().frame(),
-            channels: a.graph().channels().to_vec(),
+            channels: session.graph(actor).channels().to_vec(),
             columns: Vec::new(),
             rows: Vec::new(),
             stopped: false,
@@ -165,8 +165,7 @@ impl Recording {
         if self.stopped || !due || self.rows.last().is_some_and(|r| r.frame == frame) {
             return;
         }
-        let actor = session.actor(self.actor);
-        let graph = actor.graph();
+        let graph = session.graph(self.actor);
         let mut values = vec![None; self.columns.len()];
         // Columns come in the same order every frame: each is looked for after the last first.
         let mut next = 0;
@@ -187,7 +186,7 @@ impl Recording {
         };
         for p in graph.parameters() {
             let parameter = &session.snapshot().parameters[p];
-            put(&mut self.columns, ColumnRef::Parameter(&parameter.name), actor.params()[p].smoothed);
+            put(&mut self.columns, ColumnRef::Parameter(&parameter.name), session.params(self.actor)[p].smoothed);
         }
         for (i, leaf) in graph.leaves().iter().enumerate() {
             let additive = graph.layers()[leaf.layer].additive;

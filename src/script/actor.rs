@@ -180,8 +180,8 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_weights",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
-            let graph = host.session.actor(actor_id(&this)?).graph();
-            let c = channel(lua, "actor:weights", graph, name)?;
+            let graph = host.session.graph(actor_id(&this)?);
+            let c = channel(lua, "actor:weights", &graph, name)?;
             weights_table(lua, graph.leaves().iter().map(|l| l.name.as_str()), graph.weights(c), graph.default_share(c))
         })?,
     )?;
@@ -191,8 +191,8 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_additive_weights",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
-            let graph = host.session.actor(actor_id(&this)?).graph();
-            let c = channel(lua, "actor:additive_weights", graph, name)?;
+            let graph = host.session.graph(actor_id(&this)?);
+            let c = channel(lua, "actor:additive_weights", &graph, name)?;
             let table = lua.create_table()?;
             for (leaf, weight) in graph.leaves().iter().zip(graph.additive_weights(c)) {
                 if graph.layers()[leaf.layer].additive {
@@ -208,8 +208,8 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
         "actor_output_weight",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
             let host = s.borrow();
-            let graph = host.session.actor(actor_id(&this)?).graph();
-            Ok(graph.output_weight(channel(lua, "actor:output_weight", graph, name)?))
+            let graph = host.session.graph(actor_id(&this)?);
+            Ok(graph.output_weight(channel(lua, "actor:output_weight", &graph, name)?))
         })?,
     )?;
 
@@ -220,7 +220,7 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
             let host = s.borrow();
             let id = actor_id(&this)?;
             let index = host.session.leaf_index(id, &leaf).map_err(|e| located(lua, format!("actor:time: {e}")))?;
-            Ok(host.session.actor(id).graph().local_time(index))
+            Ok(host.session.graph(id).local_time(index))
         })?,
     )?;
 
@@ -394,7 +394,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         lua.create_function(move |lua, this: Actor| {
             let host = s.borrow();
             let handle = playback(&this)?;
-            let graph = host.session.actor(handle.actor).graph();
+            let graph = host.session.graph(handle.actor);
             let playback = graph
                 .playback(handle.serial)
                 .ok_or_else(|| located(lua, "playback:frame: this playback is no longer on its actor"))?;
@@ -527,7 +527,7 @@ fn trace_table(lua: &Lua, session: &crate::session::Session, id: ActorId) -> mlu
     let trace = lua.create_table()?;
     trace.set("frame", session.clock().frame())?;
     let playbacks = lua.create_table()?;
-    for layer in actor.graph().layers() {
+    for layer in session.graph(id).layers() {
         let crate::graph::Source::Timeline(crate::graph::TimelineSlot { playback: Some(p), .. }) = &layer.source else {
             continue;
         };

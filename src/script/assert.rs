@@ -383,7 +383,7 @@ fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, O
     let host = state.borrow();
     let id = actor_of(lua, "bl.expect_weights", &host.session, actor)?;
     let a = host.session.actor(id);
-    let graph = a.graph();
+    let graph = host.session.graph(id);
     let c = match &channel {
         Some(name) => graph.channels().iter().position(|ch| ch == name).ok_or_else(|| {
             let hint = suggestion(name, graph.channels().iter().map(String::as_str))

@@ -206,11 +206,12 @@ fn unread_inputs(lua: &Lua, session: &Session, actor: ActorId, name: &str) -> ml
         return Err(located(lua, format!("bl.inputs: no [inputs.{name}] in the loaded configs{hint}")));
     };
     let a = session.actor(actor);
+    let graph = session.graph(actor);
     let changing = |source: &Source| matches!(source, Source::Timeline(_) | Source::Transitions(_));
-    if a.graph().layers().iter().any(|layer| changing(&layer.source)) {
+    if graph.layers().iter().any(|layer| changing(&layer.source)) {
         return Ok(Vec::new());
     }
-    let reads = a.graph().parameters();
+    let reads = graph.parameters();
     let unread = def.tracks.iter().filter(|track| !reads.contains(&track.parameter));
     Ok(unread
         .map(|track| {

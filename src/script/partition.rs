@@ -304,8 +304,8 @@ fn run(script: &Path, args: &[String], plan: StepPlan, confinement: Confinement)
 
 fn finals(session: &Session) -> Vec<(String, f64, f64)> {
     let mut out = Vec::new();
-    for actor in session.actors() {
-        let graph = actor.graph();
+    for (id, actor) in session.actors().iter().enumerate() {
+        let graph = session.graph(id);
         for (c, channel) in graph.channels().iter().enumerate() {
             for (i, leaf) in graph.leaves().iter().enumerate() {
                 out.push((

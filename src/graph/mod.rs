@@ -21,6 +21,8 @@ use crate::timeline::TimelineId;
 use crate::timeline::playback::{Playback, PlaybackState};
 use crate::transition::{Arbiter, Completion, Fade, Token};
 
+pub mod rows;
+
 /// The channel of a graph that does not name any.
 pub const DEFAULT_CHANNEL: &str = "body";
 
@@ -44,8 +46,15 @@ impl ClipRuntime {
 
     /// One logic frame: `dt` seconds later, placed on the clip (wrapped or held at the end).
     fn advance(&mut self, snapshot: &Snapshot, dt: f64) {
-        self.time = snapshot.clips[self.clip].place(self.time + dt);
+        self.time = clip_time_after(snapshot, self.clip, self.time, dt);
     }
+}
+
+/// A clip's local time `dt` seconds after `time`, placed on the clip (wrapped or held at the
+/// end).
+#[inline(always)]
+fn clip_time_after(snapshot: &Snapshot, clip: ClipId, time: f64, dt: f64) -> f64 {
+    snapshot.clips[clip].place(time + dt)
 }
 
 /// A layer's timeline slot: the timeline it names and the playback on it, if any.
@@ -446,7 +455,7 @@ impl Source {
     #[inline(always)]
     fn write(&mut self, channel: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
         match self {
-            Source::BlendTree(tree) => Some(write_tree(tree, column, scale)),
+            Source::BlendTree(tree) => Some(write_tree(tree.leaf_weights(), column, scale)),
             Source::Clip(_) => Some(write_clip(column, scale)),
             Source::Timeline(slot) => slot.write(channel, column, scale),
             Source::Transitions(set) => Some(set.write(column, scale)),
@@ -481,8 +490,8 @@ impl Source {
 /// [`Source::write`] of a tree: every leaf; its coverage is `Σ shares` clamped to `[0, 1]` (0
 /// when every weight is 0, as [`TreeRuntime::coverage`]), summed as the shares are written.
 #[inline(always)]
-fn write_tree(tree: &TreeRuntime, column: &mut [f64], scale: f64) -> (f64, f64) {
-    let coverage = write_summed(column, tree.leaf_weights(), scale).clamp(0.0, 1.0);
+fn write_tree(leaf_weights: &[f64], column: &mut [f64], scale: f64) -> (f64, f64) {
+    let coverage = write_summed(column, leaf_weights, scale).clamp(0.0, 1.0);
     (coverage, coverage)
 }
 
@@ -592,7 +601,7 @@ impl Layer {
         match &mut self.source {
             Source::BlendTree(tree) => {
                 tree.update(params, step.dt);
-                Some(write_tree(tree, &mut effective[self.leaves.range()], scale))
+                Some(write_tree(tree.leaf_weights(), &mut effective[self.leaves.range()], scale))
             }
             Source::Clip(clip) => {
                 clip.advance(step.snapshot, step.dt);

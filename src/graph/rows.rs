@@ -1,0 +1,474 @@
+//! Rows: a frame over many actors whose graphs have one shape, run stage by stage over their
+//! numbers laid side by side, instead of actor by actor through each actor's graph.
+//!
+//! Why: a crowd of thousands of actors no longer fits in cache, and a frame that walks each
+//! actor's graph touches a dozen lines of it in six blocks (the actor, its parameters, its
+//! layers, its tree's numbers, its graph's numbers, each playback) and decides the same
+//! things (which layer is what, how many leaves) once per actor. Here the numbers a frame
+//! changes of every actor of one [`Layout`] sit in one block, a row per actor, and a frame is
+//! one loop per tree layer over the rows, then one loop over the rows that composes them; an
+//! actor's own graph is visited only while one of its timeline slots is awake (a playback
+//! plays). Measured on the crowd (docs/crowd.md, "Rows").
+//!
+//! **Which graphs:** those of [`Plan::OverridesInOnePass`] (one channel, override layers
+//! without masks, at most one layer that logs events) whose every layer plays a blend tree, a
+//! clip or a timeline. Others (transition layers, masks, additive layers, several channels)
+//! run actor by actor ([`Graph::step`]). Graphs of one layout share a [`Group`].
+//!
+//! **Where the numbers are:** an actor in a row keeps there its layers' weights, its trees'
+//! numbers and state ([`TreeState`]), its clips' times and its effective weights,
+//! `<default>` and output weight; its graph keeps everything else (playbacks, names, what
+//! it was built from), and its own copies of those numbers are stale. A reader gets the
+//! graph with the row's numbers in it ([`Rows::graph`]); whatever changes a graph detaches
+//! its row first ([`Rows::detach`]: the numbers go back into the graph, which holds them
+//! until the next frame takes them back, [`Rows::rejoin`]).
+//!
+//! **The same numbers and events:** a row runs the arithmetic of [`Plan::OverridesInOnePass`]
+//! exactly: each tree's frame ([`step_tree`]), then top layer first each layer's write
+//! scaled by `remaining × weight` ([`write_tree`], [`write_clip`], [`TimelineSlot::write`]),
+//! `remaining ×= 1 − weight·min(coverage, 1)` and `untouched ×= 1 − weight·min(output, 1)`.
+//! Trees log no events, so running every tree first changes no order; the one layer that
+//! logs events runs where it runs in a graph's own frame. The caller logs each actor's
+//! events in actor order ([`crate::session::Session::finish_frame`]).
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::{FrameStep, Graph, Plan, Source, TimelineSlot, clip_time_after, write_clip, write_tree};
+use crate::blend::params::ParamTable;
+use crate::blend::{TreeShape, TreeState, step_tree};
+use crate::compile::ClipId;
+use crate::event::EventKind;
+
+/// An actor by its place in the session's list.
+pub type ActorId = usize;
+
+/// Where a frame finds an actor's graph (the session's actors).
+pub trait Graphs {
+    fn graph_mut(&mut self, actor: ActorId) -> &mut Graph;
+}
+
+/// Every actor's place, and the rows of each layout.
+#[derive(Clone, Debug, Default)]
+pub struct Rows {
+    /// By actor id.
+    places: Vec<Place>,
+    groups: Vec<Group>,
+    /// Actors whose graphs changed since the last frame, their rows detached.
+    detached: Vec<ActorId>,
+    /// Actors whose graphs run on their own, in id order.
+    own: Vec<ActorId>,
+}
+
+/// Where an actor's frame runs.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Place {
+    /// Its graph's own frame ([`Graph::step`]).
+    Own,
+    /// Row `row` of group `group`, which holds its numbers.
+    Row { group: usize, row: usize },
+    /// As `Row`, but its graph changed since the last frame and holds its numbers: the row
+    /// takes them back at the next frame ([`Rows::rejoin`]).
+    Detached { group: usize, row: usize },
+}
+
+/// The rows of the actors of one layout, each kind of number in a block of its own.
+#[derive(Clone, Debug)]
+struct Group {
+    layout: Layout,
+    /// Row by row, the actor it belongs to.
+    actors: Vec<ActorId>,
+    /// [`Layout::stride`] numbers per row: layer weights, each source's numbers, effective
+    /// weights, `<default>` and output weight.
+    numbers: Vec<f64>,
+    /// [`Layout::trees`] per row: each tree layer's clock and evaluation count.
+    trees: Vec<TreeState>,
+    /// [`Layout::timelines`] per row: whether each timeline slot is awake (its graph's slot
+    /// says so too; a frame reads this one and visits the graph only when it is set).
+    awake: Vec<bool>,
+}
+
+/// How the numbers of a graph of this shape lie in a row: a graph's [`Layout`] equals
+/// another's when every layer plays the same kind of source with as many numbers (trees of
+/// one [`TreeShape`], the same clip), over the same leaves.
+#[derive(Clone, Debug, PartialEq)]
+struct Layout {
+    /// Bottom layer first; layer `l`'s weight is the row's number `l`.
+    layers: Vec<RowLayer>,
+    /// Where the effective weights start (after the sources' numbers); `<default>` and the
+    /// output weight follow them.
+    effective: usize,
+    /// How many leaves the graph has.
+    leaves: usize,
+    stride: usize,
+    trees: usize,
+    timelines: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct RowLayer {
+    source: RowSource,
+    /// The layer's leaves among the graph's.
+    leaves: Range<usize>,
+}
+
+/// A layer's source as a row keeps it.
+#[derive(Clone, Debug)]
+enum RowSource {
+    /// The tree's numbers at `numbers` in the row, its state at `state` of the row's trees.
+    Tree { shape: Arc<TreeShape>, numbers: Range<usize>, state: usize },
+    /// The clip's local time at `time` in the row.
+    Clip { clip: ClipId, time: usize },
+    /// The slot's awake flag at `awake` of the row's flags; its playback stays in the graph.
+    Timeline { awake: usize },
+}
+
+impl PartialEq for RowSource {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (RowSource::Tree { shape, numbers, state }, RowSource::Tree { shape: s, numbers: n, state: t }) => {
+                Arc::ptr_eq(shape, s) && numbers == n && state == t
+            }
+            (RowSource::Clip { clip, time }, RowSource::Clip { clip: c, time: t }) => clip == c && time == t,
+            (RowSource::Timeline { awake }, RowSource::Timeline { awake: a }) => awake == a,
+            _ => false,
+        }
+    }
+}
+
+impl Layout {
+    /// The layout of `graph`'s numbers in a row; `None` for a graph that runs on its own (see
+    /// the module's documentation).
+    fn of(graph: &Graph) -> Option<Layout> {
+        if graph.plan != Plan::OverridesInOnePass {
+            return None;
+        }
+        let mut at = graph.layers.len();
+        let (mut trees, mut timelines) = (0, 0);
+        let mut layers = Vec::with_capacity(graph.layers.len());
+        for layer in &graph.layers {
+            let source = match &layer.source {
+                Source::BlendTree(tree) => {
+                    let count = tree.frame_state().0.len();
+                    trees += 1;
+                    RowSource::Tree { shape: tree.shape().clone(), numbers: at..at + count, state: trees - 1 }
+                }
+                Source::Clip(clip) => RowSource::Clip { clip: clip.clip, time: at },
+                Source::Timeline(_) => {
+                    timelines += 1;
+                    RowSource::Timeline { awake: timelines - 1 }
+                }
+                Source::Transitions(_) => return None,
+            };
+            at += match &source {
+                RowSource::Tree { numbers, .. } => numbers.len(),
+                RowSource::Clip { .. } => 1,
+                RowSource::Timeline { .. } => 0,
+            };
+            layers.push(RowLayer { source, leaves: layer.leaves.range() });
+        }
+        let leaves = graph.about.leaves.len();
+        Some(Layout { layers, effective: at, leaves, stride: at + leaves + 2, trees, timelines })
+    }
+
+    /// Where the graph's `<default>` and output weight are in its numbers (after the effective
+    /// and additive weights; the additive ones stay 0 in a graph of overrides only).
+    fn graph_totals(&self) -> Range<usize> {
+        2 * self.leaves..2 * self.leaves + 2
+    }
+
+    fn row_totals(&self) -> Range<usize> {
+        self.effective + self.leaves..self.stride
+    }
+}
+
+/// Row `row` of a block of rows `stride` long.
+fn row_of<T>(block: &mut [T], row: usize, stride: usize) -> &mut [T] {
+    &mut block[row * stride..][..stride]
+}
+
+impl Group {
+    fn new(layout: Layout) -> Group {
+        Group { layout, actors: Vec::new(), numbers: Vec::new(), trees: Vec::new(), awake: Vec::new() }
+    }
+
+    /// Adds a row for `actor` with `graph`'s numbers; returns its index.
+    fn push(&mut self, actor: ActorId, graph: &Graph) -> usize {
+        let Layout { stride, trees, timelines, .. } = self.layout;
+        self.actors.push(actor);
+        self.numbers.resize(self.numbers.len() + stride, 0.0);
+        self.trees.resize(self.trees.len() + trees, TreeState::default());
+        self.awake.resize(self.awake.len() + timelines, false);
+        let row = self.actors.len() - 1;
+        self.store(row, graph);
+        row
+    }
+
+    /// Removes row `row`, the last row taking its place; returns the actor of the row that
+    /// moved there, if one did.
+    fn swap_remove(&mut self, row: usize) -> Option<ActorId> {
+        let Layout { stride, trees, timelines, .. } = self.layout;
+        let last = self.actors.len() - 1;
+        swap_remove_row(&mut self.numbers, row, last, stride);
+        swap_remove_row(&mut self.trees, row, last, trees);
+        swap_remove_row(&mut self.awake, row, last, timelines);
+        self.actors.swap_remove(row);
+        (row != last).then(|| self.actors[row])
+    }
+
+    /// Copies `graph`'s frame numbers into row `row`.
+    fn store(&mut self, row: usize, graph: &Graph) {
+        let layout = &self.layout;
+        let numbers = row_of(&mut self.numbers, row, layout.stride);
+        let trees = row_of(&mut self.trees, row, layout.trees);
+        let awake = row_of(&mut self.awake, row, layout.timelines);
+        for (l, (kept, layer)) in layout.layers.iter().zip(&graph.layers).enumerate() {
+            numbers[l] = layer.weight;
+            match (&kept.source, &layer.source) {
+                (RowSource::Tree { numbers: at, state, .. }, Source::BlendTree(tree)) => {
+                    let (tree_numbers, tree_state) = tree.frame_state();
+                    numbers[at.clone()].copy_from_slice(tree_numbers);
+                    trees[*state] = tree_state;
+                }
+                (RowSource::Clip { time, .. }, Source::Clip(clip)) => numbers[*time] = clip.time,
+                (RowSource::Timeline { awake: at }, Source::Timeline(slot)) => awake[*at] = slot.awake,
+                _ => unreachable!("a graph of the group's layout"),
+            }
+        }
+        let effective = layout.effective..layout.effective + layout.leaves;
+        numbers[effective].copy_from_slice(&graph.numbers[..layout.leaves]);
+        numbers[layout.row_totals()].copy_from_slice(&graph.numbers[layout.graph_totals()]);
+    }
+
+    /// Copies row `row`'s numbers into `graph`, whose layout is the group's (the awake flags
+    /// stay: the graph's slots keep them too).
+    fn load(&self, row: usize, graph: &mut Graph) {
+        let layout = &self.layout;
+        let numbers = &self.numbers[row * layout.stride..][..layout.stride];
+        let trees = &self.trees[row * layout.trees..][..layout.trees];
+        for (l, (kept, layer)) in layout.layers.iter().zip(&mut graph.layers).enumerate() {
+            layer.weight = numbers[l];
+            match (&kept.source, &mut layer.source) {
+                (RowSource::Tree { numbers: at, state, .. }, Source::BlendTree(tree)) => {
+                    tree.set_frame_state(&numbers[at.clone()], trees[*state]);
+                }
+                (RowSource::Clip { time, .. }, Source::Clip(clip)) => clip.time = numbers[*time],
+                (RowSource::Timeline { .. }, Source::Timeline(_)) => {}
+                _ => unreachable!("a graph of the group's layout"),
+            }
+        }
+        let effective = layout.effective..layout.effective + layout.leaves;
+        graph.numbers[..layout.leaves].copy_from_slice(&numbers[effective]);
+        graph.numbers[layout.graph_totals()].copy_from_slice(&numbers[layout.row_totals()]);
+    }
+
+    /// One logic frame of every row: each tree layer's frame over the rows, then each row
+    /// composed top layer first (see the module's documentation).
+    fn run_frame(
+        &mut self,
+        step: &FrameStep,
+        params: &ParamTable,
+        graphs: &mut (impl Graphs + ?Sized),
+        events: &mut Vec<EventKind>,
+        logged: &mut Vec<(ActorId, EventKind)>,
+    ) {
+        let Group { layout, actors, numbers, trees, awake } = self;
+        for layer in &layout.layers {
+            let RowSource::Tree { shape, numbers: at, state } = &layer.source else { continue };
+            for (row, &actor) in actors.iter().enumerate() {
+                let tree_numbers = &mut row_of(numbers, row, layout.stride)[at.clone()];
+                let tree_state = &mut row_of(trees, row, layout.trees)[*state];
+                step_tree(shape, tree_numbers, tree_state, params.of(actor), step.dt);
+            }
+        }
+        for (row, &actor) in actors.iter().enumerate() {
+            let numbers = row_of(numbers, row, layout.stride);
+            let awake = row_of(awake, row, layout.timelines);
+            let mut visit = |l: usize, scale: f64, column: &mut [f64]| {
+                let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
+                    unreachable!("a timeline layer")
+                };
+                let written = update_and_write_slot(slot, step, params.of(actor), events, column, scale);
+                logged.extend(events.drain(..).map(|kind| (actor, kind)));
+                (written, slot.awake)
+            };
+            compose_row(layout, numbers, awake, step, &mut visit);
+        }
+    }
+}
+
+/// Removes row `row` of rows `width` long, the last row (`last`) moving into its place.
+fn swap_remove_row<T: Copy>(block: &mut Vec<T>, row: usize, last: usize, width: usize) {
+    if row != last {
+        block.copy_within(last * width..(last + 1) * width, row * width);
+    }
+    block.truncate(last * width);
+}
+
+/// The frame of an awake timeline slot in a graph's one channel, as
+/// [`super::Layer::update_and_write`] runs it.
+#[inline(always)]
+fn update_and_write_slot(
+    slot: &mut TimelineSlot,
+    step: &FrameStep,
+    params: &[crate::blend::params::ParamState],
+    events: &mut Vec<EventKind>,
+    column: &mut [f64],
+    scale: f64,
+) -> Option<(f64, f64)> {
+    slot.update(step, params, events);
+    let written = slot.write(0, column, scale);
+    slot.clear_live();
+    written
+}
+
+/// One row's composition, top layer first: each layer's leaves written at `remaining ×
+/// weight`, a clip's time stepped, an awake timeline slot's frame run by `visit` (which
+/// returns what it wrote and whether the slot is still awake); then `<default>` and the
+/// output weight.
+#[inline(always)]
+fn compose_row(
+    layout: &Layout,
+    numbers: &mut [f64],
+    awake: &mut [bool],
+    step: &FrameStep,
+    visit: &mut impl FnMut(usize, f64, &mut [f64]) -> (Option<(f64, f64)>, bool),
+) {
+    let (head, tail) = numbers.split_at_mut(layout.effective);
+    let (effective, totals) = tail.split_at_mut(layout.leaves);
+    let mut remaining = 1.0;
+    let mut untouched = 1.0;
+    for (l, layer) in layout.layers.iter().enumerate().rev() {
+        let weight = head[l];
+        let scale = remaining * weight;
+        let column = &mut effective[layer.leaves.clone()];
+        let written = match &layer.source {
+            RowSource::Tree { shape, numbers, .. } => {
+                Some(write_tree(&head[numbers.start..][..shape.leaf_count()], column, scale))
+            }
+            RowSource::Clip { clip, time } => {
+                head[*time] = clip_time_after(step.snapshot, *clip, head[*time], step.dt);
+                Some(write_clip(column, scale))
+            }
+            RowSource::Timeline { awake: at } if awake[*at] => {
+                let (written, still_awake) = visit(l, scale, column);
+                awake[*at] = still_awake;
+                written
+            }
+            RowSource::Timeline { .. } => None,
+        };
+        if let Some((coverage, output)) = written {
+            remaining *= 1.0 - weight * coverage.min(1.0);
+            untouched *= 1.0 - weight * output.min(1.0);
+        }
+    }
+    totals.copy_from_slice(&[remaining, 1.0 - untouched]);
+}
+
+impl Rows {
+    /// Takes actor `actor` (the next id, or one placed before) with its graph: into a row of
+    /// its layout, or to run on its own.
+    pub fn place(&mut self, actor: ActorId, graph: &Graph) {
+        if actor == self.places.len() {
+            self.places.push(Place::Own);
+        }
+        if let Ok(at) = self.own.binary_search(&actor) {
+            self.own.remove(at);
+        }
+        self.places[actor] = match Layout::of(graph) {
+            Some(layout) => {
+                let group = match self.groups.iter().position(|g| g.layout == layout) {
+                    Some(group) => group,
+                    None => {
+                        self.groups.push(Group::new(layout));
+                        self.groups.len() - 1
+                    }
+                };
+                Place::Row { group, row: self.groups[group].push(actor, graph) }
+            }
+            None => {
+                if let Err(at) = self.own.binary_search(&actor) {
+                    self.own.insert(at, actor);
+                }
+                Place::Own
+            }
+        };
+    }
+
+    /// Actor `actor`'s graph as a frame left it: its own, or a copy with its row's numbers.
+    pub fn graph<'g>(&self, actor: ActorId, graph: &'g Graph) -> Cow<'g, Graph> {
+        match self.places[actor] {
+            Place::Row { group, row } => {
+                let mut copy = graph.clone();
+                self.groups[group].load(row, &mut copy);
+                Cow::Owned(copy)
+            }
+            Place::Own | Place::Detached { .. } => Cow::Borrowed(graph),
+        }
+    }
+
+    /// Gives actor `actor`'s graph its row's numbers before something changes it: the graph
+    /// holds them until the next frame ([`Rows::rejoin`]).
+    pub fn detach(&mut self, actor: ActorId, graph: &mut Graph) {
+        if let Place::Row { group, row } = self.places[actor] {
+            self.groups[group].load(row, graph);
+            self.places[actor] = Place::Detached { group, row };
+            self.detached.push(actor);
+        }
+    }
+
+    /// Every detached actor back into its row, or into another group's (or its own frame)
+    /// when its graph changed layout.
+    pub fn rejoin(&mut self, graphs: &mut (impl Graphs + ?Sized)) {
+        for actor in std::mem::take(&mut self.detached) {
+            let Place::Detached { group, row } = self.places[actor] else { unreachable!("a detached actor") };
+            let graph = graphs.graph_mut(actor);
+            if Layout::of(graph).as_ref() == Some(&self.groups[group].layout) {
+                self.groups[group].store(row, graph);
+                self.places[actor] = Place::Row { group, row };
+                continue;
+            }
+            if let Some(moved) = self.groups[group].swap_remove(row) {
+                self.places[moved] = match self.places[moved] {
+                    Place::Detached { .. } => Place::Detached { group, row },
+                    _ => Place::Row { group, row },
+                };
+            }
+            self.place(actor, graph);
+        }
+    }
+
+    /// Gives every actor in a row its numbers back and empties the rows: every actor runs
+    /// on its own until placed again (a reload rebuilds the graphs).
+    pub fn release_all(&mut self, graphs: &mut (impl Graphs + ?Sized)) {
+        for actor in 0..self.places.len() {
+            if let Place::Row { group, row } = self.places[actor] {
+                self.groups[group].load(row, graphs.graph_mut(actor));
+            }
+        }
+        *self = Rows::default();
+    }
+
+    /// The actors whose graphs run on their own ([`Graph::step`]), in id order.
+    pub fn own(&self) -> &[ActorId] {
+        &self.own
+    }
+
+    /// One logic frame of every actor in a row (detached ones must have rejoined); each
+    /// actor's events go to `logged` with its id, in its frame's order, the actors in no
+    /// particular order.
+    pub fn run_frame(
+        &mut self,
+        step: &FrameStep,
+        params: &ParamTable,
+        graphs: &mut (impl Graphs + ?Sized),
+        events: &mut Vec<EventKind>,
+        logged: &mut Vec<(ActorId, EventKind)>,
+    ) {
+        debug_assert!(self.detached.is_empty(), "detached rows rejoin before a frame");
+        for group in &mut self.groups {
+            group.run_frame(step, params, graphs, events, logged);
+        }
+    }
+}
