@@ -716,6 +716,22 @@ pub fn step_tree(shape: &TreeShape, numbers: &mut [f64], state: &mut TreeState, 
     }
 }
 
+/// [`step_tree`] of every tree in `trees` (each one's numbers, state and parameters), all of
+/// `shape`: whether they take the flat path of a plain parameter is decided once for all.
+#[inline(always)]
+pub fn step_trees<'a>(
+    shape: &TreeShape,
+    trees: impl Iterator<Item = (&'a mut [f64], &'a mut TreeState, &'a [ParamState])>,
+    dt: f64,
+) {
+    match shape.flat_one_d.as_ref().map(|flat| flat.plain) {
+        Some(true) => trees.for_each(|(numbers, state, params)| {
+            step_flat(shape, numbers, state, params, dt, |param, _| param.smoothed)
+        }),
+        _ => trees.for_each(|(numbers, state, params)| step_tree(shape, numbers, state, params, dt)),
+    }
+}
+
 /// [`step_tree`] on the flat `1d` path, the blend input read by `blend_input`.
 #[inline(always)]
 fn step_flat(

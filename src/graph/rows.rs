@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use super::{FrameStep, Graph, Plan, Source, TimelineSlot, clip_time_after, write_clip, write_tree};
 use crate::blend::params::ParamTable;
-use crate::blend::{TreeShape, TreeState, step_tree};
+use crate::blend::{TreeShape, TreeState, step_trees};
 use crate::compile::ClipId;
 use crate::event::EventKind;
 
@@ -82,17 +82,17 @@ struct Group {
     /// [`Layout::stride`] numbers per row: layer weights, each source's numbers, effective
     /// weights, `<default>` and output weight.
     numbers: Vec<f64>,
-    /// [`Layout::trees`] per row: each tree layer's clock and evaluation count.
+    /// [`Layout::trees`] per row: each tree layer's state (clock and evaluation count).
     trees: Vec<TreeState>,
     /// [`Layout::timelines`] per row: whether each timeline slot is awake (its graph's slot
     /// says so too; a frame reads this one and visits the graph only when it is set).
     awake: Vec<bool>,
 }
 
-/// How the numbers of a graph of this shape lie in a row: a graph's [`Layout`] equals
-/// another's when every layer plays the same kind of source with as many numbers (trees of
-/// one [`TreeShape`], the same clip), over the same leaves.
-#[derive(Clone, Debug, PartialEq)]
+/// How the numbers of a graph lie in a row. Graphs whose layers play the same kinds of
+/// source (trees of one [`TreeShape`], the same clip) over the same leaves have one layout
+/// ([`Layout::fits`]).
+#[derive(Clone, Debug)]
 struct Layout {
     /// Bottom layer first; layer `l`'s weight is the row's number `l`.
     layers: Vec<RowLayer>,
@@ -102,11 +102,13 @@ struct Layout {
     /// How many leaves the graph has.
     leaves: usize,
     stride: usize,
+    /// How many tree states and awake flags a row has: one per tree layer and per timeline
+    /// layer, and at least one (unused) so that the rows of a block chunk evenly.
     trees: usize,
     timelines: usize,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct RowLayer {
     source: RowSource,
     /// The layer's leaves among the graph's.
@@ -116,50 +118,41 @@ struct RowLayer {
 /// A layer's source as a row keeps it.
 #[derive(Clone, Debug)]
 enum RowSource {
-    /// The tree's numbers at `numbers` in the row, its state at `state` of the row's trees.
-    Tree { shape: Arc<TreeShape>, numbers: Range<usize>, state: usize },
+    /// The tree's numbers at `numbers` in the row (its leaf weights first, at `weights`), its
+    /// state at `state` of the row's trees.
+    Tree { shape: Arc<TreeShape>, numbers: Range<usize>, weights: Range<usize>, state: usize },
     /// The clip's local time at `time` in the row.
     Clip { clip: ClipId, time: usize },
     /// The slot's awake flag at `awake` of the row's flags; its playback stays in the graph.
     Timeline { awake: usize },
 }
 
-impl PartialEq for RowSource {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (RowSource::Tree { shape, numbers, state }, RowSource::Tree { shape: s, numbers: n, state: t }) => {
-                Arc::ptr_eq(shape, s) && numbers == n && state == t
-            }
-            (RowSource::Clip { clip, time }, RowSource::Clip { clip: c, time: t }) => clip == c && time == t,
-            (RowSource::Timeline { awake }, RowSource::Timeline { awake: a }) => awake == a,
-            _ => false,
-        }
-    }
-}
-
 impl Layout {
-    /// The layout of `graph`'s numbers in a row; `None` for a graph that runs on its own (see
-    /// the module's documentation).
-    fn of(graph: &Graph) -> Option<Layout> {
-        if graph.plan != Plan::OverridesInOnePass {
-            return None;
-        }
+    /// Whether `graph` runs in a row (see the module's documentation).
+    fn takes(graph: &Graph) -> bool {
+        graph.plan == Plan::OverridesInOnePass
+            && graph.layers.iter().all(|layer| !matches!(layer.source, Source::Transitions(_)))
+    }
+
+    /// The layout of the numbers of `graph`, which runs in a row ([`Layout::takes`]).
+    fn of(graph: &Graph) -> Layout {
         let mut at = graph.layers.len();
         let (mut trees, mut timelines) = (0, 0);
         let mut layers = Vec::with_capacity(graph.layers.len());
         for layer in &graph.layers {
             let source = match &layer.source {
                 Source::BlendTree(tree) => {
-                    let count = tree.frame_state().0.len();
+                    let (count, leaves) = (tree.frame_state().0.len(), tree.shape().leaf_count());
                     trees += 1;
-                    RowSource::Tree { shape: tree.shape().clone(), numbers: at..at + count, state: trees - 1 }
+                    let (numbers, weights) = (at..at + count, at..at + leaves);
+                    RowSource::Tree { shape: tree.shape().clone(), numbers, weights, state: trees - 1 }
                 }
                 Source::Clip(clip) => RowSource::Clip { clip: clip.clip, time: at },
                 Source::Timeline(_) => {
                     timelines += 1;
                     RowSource::Timeline { awake: timelines - 1 }
                 }
-                Source::Transitions(_) => return None,
+                Source::Transitions(_) => unreachable!("a graph that runs in a row"),
             };
             at += match &source {
                 RowSource::Tree { numbers, .. } => numbers.len(),
@@ -169,7 +162,25 @@ impl Layout {
             layers.push(RowLayer { source, leaves: layer.leaves.range() });
         }
         let leaves = graph.about.leaves.len();
-        Some(Layout { layers, effective: at, leaves, stride: at + leaves + 2, trees, timelines })
+        let (trees, timelines) = (trees.max(1), timelines.max(1));
+        Layout { layers, effective: at, leaves, stride: at + leaves + 2, trees, timelines }
+    }
+
+    /// Whether `graph` runs in a row of this layout: what [`Layout::of`] would give, without
+    /// building it (the sources' kinds and shapes decide where every number lies).
+    fn fits(&self, graph: &Graph) -> bool {
+        let same_source = |kept: &RowSource, source: &Source| match (kept, source) {
+            (RowSource::Tree { shape, .. }, Source::BlendTree(tree)) => Arc::ptr_eq(shape, tree.shape()),
+            (RowSource::Clip { clip, .. }, Source::Clip(c)) => *clip == c.clip,
+            (RowSource::Timeline { .. }, Source::Timeline(_)) => true,
+            _ => false,
+        };
+        graph.plan == Plan::OverridesInOnePass
+            && graph.about.leaves.len() == self.leaves
+            && graph.layers.len() == self.layers.len()
+            && self.layers.iter().zip(&graph.layers).all(|(kept, layer)| {
+                kept.leaves == layer.leaves.range() && same_source(&kept.source, &layer.source)
+            })
     }
 
     /// Where the graph's `<default>` and output weight are in its numbers (after the effective
@@ -275,25 +286,102 @@ impl Group {
     ) {
         let Group { layout, actors, numbers, trees, awake } = self;
         for layer in &layout.layers {
-            let RowSource::Tree { shape, numbers: at, state } = &layer.source else { continue };
-            for (row, &actor) in actors.iter().enumerate() {
-                let tree_numbers = &mut row_of(numbers, row, layout.stride)[at.clone()];
-                let tree_state = &mut row_of(trees, row, layout.trees)[*state];
-                step_tree(shape, tree_numbers, tree_state, params.of(actor), step.dt);
+            let RowSource::Tree { shape, numbers: at, state, .. } = &layer.source else { continue };
+            let rows = numbers.chunks_exact_mut(layout.stride).zip(trees.chunks_exact_mut(layout.trees));
+            let rows = rows.zip(actors.iter()).map(|((numbers, trees), &actor)| {
+                (&mut numbers[at.clone()], &mut trees[*state], params.of(actor))
+            });
+            step_trees(shape, rows, step.dt);
+        }
+        let count = layout.layers.len();
+        for (l, layer) in layout.layers.iter().enumerate().rev() {
+            let stage = Stage { layout, layer: l, first: l + 1 == count, last: l == 0 };
+            match &layer.source {
+                RowSource::Tree { weights, .. } => match weights.len() {
+                    2 => stage.run(numbers, |_, head, column, scale| write_tree_sized::<2>(head, weights, column, scale)),
+                    3 => stage.run(numbers, |_, head, column, scale| write_tree_sized::<3>(head, weights, column, scale)),
+                    4 => stage.run(numbers, |_, head, column, scale| write_tree_sized::<4>(head, weights, column, scale)),
+                    _ => stage.run(numbers, |_, head, column, scale| Some(write_tree(&head[weights.clone()], column, scale))),
+                },
+                RowSource::Clip { clip, time } => stage.run(numbers, |_, head, column, scale| {
+                    head[*time] = clip_time_after(step.snapshot, *clip, head[*time], step.dt);
+                    Some(write_clip(column, scale))
+                }),
+                RowSource::Timeline { awake: at } => stage.run(numbers, |row, _, column, scale| {
+                    let awake = &mut awake[row * layout.timelines + at];
+                    if !*awake {
+                        return None;
+                    }
+                    let actor = actors[row];
+                    let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
+                        unreachable!("a timeline layer")
+                    };
+                    let written = update_and_write_slot(slot, step, params.of(actor), events, column, scale);
+                    logged.extend(events.drain(..).map(|kind| (actor, kind)));
+                    *awake = slot.awake;
+                    written
+                }),
             }
         }
-        for (row, &actor) in actors.iter().enumerate() {
-            let numbers = row_of(numbers, row, layout.stride);
-            let awake = row_of(awake, row, layout.timelines);
-            let mut visit = |l: usize, scale: f64, column: &mut [f64]| {
-                let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
-                    unreachable!("a timeline layer")
-                };
-                let written = update_and_write_slot(slot, step, params.of(actor), events, column, scale);
-                logged.extend(events.drain(..).map(|kind| (actor, kind)));
-                (written, slot.awake)
-            };
-            compose_row(layout, numbers, awake, step, &mut visit);
+    }
+}
+
+/// [`write_tree`] of a tree of `N` leaves, whose weights are at `weights` in `head`: the
+/// pass over the leaves unrolled, without bounds checks.
+#[inline(always)]
+fn write_tree_sized<const N: usize>(
+    head: &[f64],
+    weights: &Range<usize>,
+    column: &mut [f64],
+    scale: f64,
+) -> Option<(f64, f64)> {
+    let (Some(shares), Some(column)) = (head[weights.start..].first_chunk::<N>(), column.first_chunk_mut::<N>()) else {
+        unreachable!("a tree of {N} leaves")
+    };
+    Some(write_tree(shares, column, scale))
+}
+
+/// One layer's composition over every row of a group, top layer first (REFERENCE §6): its
+/// leaves written at `remaining × weight`, then `remaining ×= 1 − weight·min(coverage, 1)`
+/// and `untouched ×= 1 − weight·min(output, 1)`. Between layers a row keeps `remaining` and
+/// `untouched` where its `<default>` and output weight go: the top layer starts them at 1,
+/// the bottom layer leaves `<default> = remaining` and `output = 1 − untouched`, the order of
+/// operations of a graph's own frame, so the same bits.
+struct Stage<'a> {
+    layout: &'a Layout,
+    layer: usize,
+    first: bool,
+    last: bool,
+}
+
+impl Stage<'_> {
+    /// Runs the stage; `write(row, head, column, scale)` writes the layer's leaves of row
+    /// `row` into `column` (its leaves' effective weights) at `scale`, from `head` (the row's
+    /// weights and sources' numbers), and returns its coverage and output weight (`None` for
+    /// a source that is asleep).
+    #[inline(always)]
+    fn run(
+        &self,
+        numbers: &mut [f64],
+        mut write: impl FnMut(usize, &mut [f64], &mut [f64], f64) -> Option<(f64, f64)>,
+    ) {
+        let Stage { layout, layer, first, last } = *self;
+        let leaves = layout.layers[layer].leaves.clone();
+        for (row, numbers) in numbers.chunks_exact_mut(layout.stride).enumerate() {
+            let (head, tail) = numbers.split_at_mut(layout.effective);
+            let (effective, totals) = tail.split_at_mut(layout.leaves);
+            let Some([remaining, untouched]) = totals.first_chunk_mut::<2>() else { unreachable!("two totals") };
+            if first {
+                (*remaining, *untouched) = (1.0, 1.0);
+            }
+            let weight = head[layer];
+            if let Some((coverage, output)) = write(row, head, &mut effective[leaves.clone()], *remaining * weight) {
+                *remaining *= 1.0 - weight * coverage.min(1.0);
+                *untouched *= 1.0 - weight * output.min(1.0);
+            }
+            if last {
+                *untouched = 1.0 - *untouched;
+            }
         }
     }
 }
@@ -323,49 +411,6 @@ fn update_and_write_slot(
     written
 }
 
-/// One row's composition, top layer first: each layer's leaves written at `remaining ×
-/// weight`, a clip's time stepped, an awake timeline slot's frame run by `visit` (which
-/// returns what it wrote and whether the slot is still awake); then `<default>` and the
-/// output weight.
-#[inline(always)]
-fn compose_row(
-    layout: &Layout,
-    numbers: &mut [f64],
-    awake: &mut [bool],
-    step: &FrameStep,
-    visit: &mut impl FnMut(usize, f64, &mut [f64]) -> (Option<(f64, f64)>, bool),
-) {
-    let (head, tail) = numbers.split_at_mut(layout.effective);
-    let (effective, totals) = tail.split_at_mut(layout.leaves);
-    let mut remaining = 1.0;
-    let mut untouched = 1.0;
-    for (l, layer) in layout.layers.iter().enumerate().rev() {
-        let weight = head[l];
-        let scale = remaining * weight;
-        let column = &mut effective[layer.leaves.clone()];
-        let written = match &layer.source {
-            RowSource::Tree { shape, numbers, .. } => {
-                Some(write_tree(&head[numbers.start..][..shape.leaf_count()], column, scale))
-            }
-            RowSource::Clip { clip, time } => {
-                head[*time] = clip_time_after(step.snapshot, *clip, head[*time], step.dt);
-                Some(write_clip(column, scale))
-            }
-            RowSource::Timeline { awake: at } if awake[*at] => {
-                let (written, still_awake) = visit(l, scale, column);
-                awake[*at] = still_awake;
-                written
-            }
-            RowSource::Timeline { .. } => None,
-        };
-        if let Some((coverage, output)) = written {
-            remaining *= 1.0 - weight * coverage.min(1.0);
-            untouched *= 1.0 - weight * output.min(1.0);
-        }
-    }
-    totals.copy_from_slice(&[remaining, 1.0 - untouched]);
-}
-
 impl Rows {
     /// Takes actor `actor` (the next id, or one placed before) with its graph: into a row of
     /// its layout, or to run on its own.
@@ -376,18 +421,18 @@ impl Rows {
         if let Ok(at) = self.own.binary_search(&actor) {
             self.own.remove(at);
         }
-        self.places[actor] = match Layout::of(graph) {
-            Some(layout) => {
-                let group = match self.groups.iter().position(|g| g.layout == layout) {
+        self.places[actor] = match Layout::takes(graph) {
+            true => {
+                let group = match self.groups.iter().position(|g| g.layout.fits(graph)) {
                     Some(group) => group,
                     None => {
-                        self.groups.push(Group::new(layout));
+                        self.groups.push(Group::new(Layout::of(graph)));
                         self.groups.len() - 1
                     }
                 };
                 Place::Row { group, row: self.groups[group].push(actor, graph) }
             }
-            None => {
+            false => {
                 if let Err(at) = self.own.binary_search(&actor) {
                     self.own.insert(at, actor);
                 }
@@ -424,7 +469,7 @@ impl Rows {
         for actor in std::mem::take(&mut self.detached) {
             let Place::Detached { group, row } = self.places[actor] else { unreachable!("a detached actor") };
             let graph = graphs.graph_mut(actor);
-            if Layout::of(graph).as_ref() == Some(&self.groups[group].layout) {
+            if self.groups[group].layout.fits(graph) {
                 self.groups[group].store(row, graph);
                 self.places[actor] = Place::Row { group, row };
                 continue;
