@@ -1,0 +1,242 @@
+//! Actors whose graphs run in rows (`graph::rows`) get, frame after frame, exactly the
+//! numbers and events their graphs' own frames give: every actor's graph is copied before a
+//! frame, the copy stepped on its own with the parameters the frame used, and compared bit
+//! for bit with what the session reports after the frame. Random inputs, plays, seeks,
+//! local times and steps between frames move actors out of their rows and back, and plays
+//! of timelines with other clips move them between layouts.
+
+use blendlab::compile::{Snapshot, compile};
+use blendlab::config::SourceFile;
+use blendlab::event::{EventKind, SeekPolicy};
+use blendlab::graph::Graph;
+use blendlab::session::{ActorSpec, PlaybackHandle, Session};
+use blendlab::time::Ticks;
+use proptest::prelude::*;
+
+const LIBRARY: &str = r#"
+[clips]
+a = { length = 1.0, loop = true }
+b = { length = 0.7, loop = true }
+c = { length = 1.3, loop = true }
+d = { length = 0.5 }
+e = { length = 2.0, loop = true }
+hit = { length = 0.6 }
+swing = { length = 0.4 }
+
+[parameters]
+speed = { default = 0.2 }
+lean = { default = 0.0, smooth_time = 0.2, dead_zone = 0.05 }
+x = { default = 0.0 }
+y = { default = 0.0 }
+
+[blend_trees.two]
+type = "1d"
+parameter = "speed"
+sync = "none"
+children = [{ motion = "a", threshold = 0.0 }, { motion = "b", threshold = 1.0 }]
+
+[blend_trees.three]
+type = "1d"
+parameter = "speed"
+children = [
+  { motion = "a", threshold = 0.0 },
+  { motion = "b", threshold = 0.5 },
+  { motion = "c", threshold = 1.0 },
+]
+
+[blend_trees.five]
+type = "1d"
+parameter = "lean"
+sync = "none"
+children = [
+  { motion = "a", threshold = -1.0 },
+  { motion = "b", threshold = -0.5 },
+  { motion = "c", threshold = 0.0 },
+  { motion = "d", threshold = 0.5 },
+  { motion = "e", threshold = 1.0 },
+]
+
+[blend_trees.planar]
+type = "2d_freeform_directional"
+parameters = ["x", "y"]
+children = [
+  { motion = "a", position = [0.0, 0.0] },
+  { motion = "b", position = [0.0, 1.0] },
+  { motion = "c", position = [1.0, 0.0] },
+  { motion = "e", position = [-1.0, 0.0] },
+]
+
+[blend_trees.nested]
+type = "1d"
+parameter = "x"
+children = [{ motion = "two", threshold = 0.0 }, { motion = "planar", threshold = 1.0 }]
+
+[timelines.struck]
+wrap = "none"
+[[timelines.struck.tracks]]
+name = "reaction"
+clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out = 0.2 }]
+
+[timelines.combo]
+wrap = "loop"
+[[timelines.combo.tracks]]
+name = "moves"
+markers = [{ time = 0.3, name = "whoosh" }]
+clips = [
+  { start = 0.0, duration = 0.4, motion = "swing", ease_out = 0.1 },
+  { start = 0.3, duration = 0.6, motion = "hit", ease_in = 0.1 },
+  { start = 0.8, duration = 0.5, motion = "three" },
+]
+
+[graphs.fighter]
+layers = [
+  { name = "base", blend_tree = "three" },
+  { name = "action", timeline = "struck", autoplay = false },
+]
+
+[graphs.dancer]
+layers = [
+  { name = "ground", clip = "e" },
+  { name = "lean", blend_tree = "five", weight = 0.6 },
+  { name = "moves", timeline = "combo", weight = 0.8 },
+]
+
+[graphs.stacked]
+layers = [
+  { name = "low", blend_tree = "nested" },
+  { name = "high", blend_tree = "planar", weight = 0.3 },
+]
+"#;
+
+fn library() -> Snapshot {
+    compile(&[SourceFile { path: "rows.toml".into(), text: LIBRARY.into() }]).snapshot.expect("the library compiles")
+}
+
+const SPECS: [fn() -> ActorSpec; 5] = [
+    || ActorSpec::Graph("fighter".into()),
+    || ActorSpec::Graph("dancer".into()),
+    || ActorSpec::Graph("stacked".into()),
+    || ActorSpec::BlendTree("two".into()),
+    || ActorSpec::Timeline("combo".into()),
+];
+
+/// What a script does between two frames.
+#[derive(Clone, Debug)]
+enum Change {
+    Param { actor: usize, param: usize, value: f64 },
+    Play { actor: usize, timeline: usize, from: f64 },
+    Seek { actor: usize, to: f64 },
+    LocalTime { actor: usize, leaf: usize, seconds: f64 },
+}
+
+fn change(actors: usize) -> impl Strategy<Value = Change> {
+    prop_oneof![
+        (0..actors, 0..4usize, -1.5..1.5f64).prop_map(|(actor, param, value)| Change::Param { actor, param, value }),
+        (0..actors, 0..2usize, 0.0..0.7f64).prop_map(|(actor, timeline, from)| Change::Play { actor, timeline, from }),
+        (0..actors, 0.0..1.0f64).prop_map(|(actor, to)| Change::Seek { actor, to }),
+        (0..actors, 0..6usize, 0.0..3.0f64).prop_map(|(actor, leaf, seconds)| Change::LocalTime {
+            actor,
+            leaf,
+            seconds
+        }),
+    ]
+}
+
+/// Applies `change`; what the session refuses (a leaf a graph lacks, a seek of a playback
+/// that ended) changes nothing and is skipped.
+fn apply(session: &mut Session, handles: &mut [Option<PlaybackHandle>], change: &Change) {
+    match *change {
+        Change::Param { actor, param, value } => {
+            let name = ["speed", "lean", "x", "y"][param];
+            session.set_param(actor, name, value).expect("a parameter of the library");
+        }
+        Change::Play { actor, timeline, from } => {
+            let name = ["struck", "combo"][timeline];
+            let start = Ticks::from_secs(from).expect("a time");
+            if let Ok(handle) = session.play(actor, name, None, start) {
+                handles[actor] = Some(handle);
+            }
+        }
+        Change::Seek { actor, to } => {
+            if let Some(handle) = handles[actor] {
+                let _ = session.seek(handle, to, SeekPolicy::FireSkipped);
+            }
+        }
+        Change::LocalTime { actor, leaf, seconds } => {
+            let name = session.graph(actor).leaves().get(leaf).map(|l| l.name.clone());
+            if let Some(name) = name {
+                let _ = session.set_local_time(actor, &name, seconds);
+            }
+        }
+    }
+}
+
+/// Every number a reader sees of `graph`, as bits.
+fn numbers(graph: &Graph) -> Vec<u64> {
+    let mut out = Vec::new();
+    for c in 0..graph.channels().len() {
+        out.extend(graph.weights(c).iter().chain(graph.additive_weights(c)).map(|w| w.to_bits()));
+        out.extend([graph.default_share(c).to_bits(), graph.output_weight(c).to_bits()]);
+    }
+    out.extend((0..graph.leaves().len()).map(|l| graph.local_time(l).to_bits()));
+    out.extend(graph.layers().iter().map(|l| l.weight.to_bits()));
+    out
+}
+
+/// Runs the frames of `frames` (1, or a step of several), checking every actor against its
+/// graph's own frame after each.
+fn run_and_check(session: &mut Session, frames: std::ops::RangeInclusive<i64>) -> Result<(), TestCaseError> {
+    for frame in frames {
+        let before: Vec<Graph> = (0..session.actors().len()).map(|id| session.graph(id).into_owned()).collect();
+        let logged = session.events().len();
+        assert!(session.begin_frame(frame).is_empty(), "nothing scheduled");
+        session.finish_frame();
+        let (dt, now) = (session.clock().frame_seconds(), session.clock().now());
+        for (id, mut own) in before.into_iter().enumerate() {
+            let mut events = Vec::new();
+            own.update(session.snapshot(), session.params(id), dt, now, &mut events);
+            events.retain(|e| !matches!(e, EventKind::ClipTick { .. }));
+            let session_events: Vec<EventKind> = (logged..session.events().len())
+                .filter_map(|i| session.events().get(i))
+                .filter(|e| e.actor() == Some(id))
+                .map(|e| e.kind.clone())
+                .collect();
+            let graph = session.graph(id);
+            prop_assert_eq!(numbers(&graph), numbers(&own), "actor {} at frame {}", id, frame);
+            prop_assert_eq!(&session_events, &events, "actor {} at frame {}", id, frame);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_frame_in_rows_gives_the_numbers_and_events_of_each_graphs_own_frame(
+        specs in prop::collection::vec(0..SPECS.len(), 1..9),
+        turns in prop::collection::vec((prop::collection::vec(change(8), 0..4), 1..4u64), 1..24),
+    ) {
+        let mut session = Session::new(library());
+        for (i, &spec) in specs.iter().enumerate() {
+            session.spawn(&format!("a{i}"), SPECS[spec]()).expect("an asset of the library");
+        }
+        let mut handles = vec![None; specs.len()];
+        for (changes, frames) in turns {
+            for change in changes.iter().filter(|c| actor_of(c) < specs.len()) {
+                apply(&mut session, &mut handles, change);
+            }
+            let frames = session.plan_frames(frames).expect("frames");
+            run_and_check(&mut session, frames)?;
+        }
+    }
+}
+
+fn actor_of(change: &Change) -> usize {
+    match *change {
+        Change::Param { actor, .. }
+        | Change::Play { actor, .. }
+        | Change::Seek { actor, .. }
+        | Change::LocalTime { actor, .. } => actor,
+    }
+}
