@@ -48,7 +48,12 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
             ActorView {
                 name: actor.name().to_string(),
                 spec: actor.spec().describe(),
-                params: snapshot.parameters.iter().zip(session.params(id)).map(|(p, s)| (p.name.clone(), s.raw)).collect(),
+                params: snapshot
+                    .parameters
+                    .iter()
+                    .zip(session.params(id))
+                    .map(|(p, s)| (p.name.clone(), s.raw))
+                    .collect(),
                 reads: graph.parameters().into_iter().map(|p| snapshot.parameters[p].name.clone()).collect(),
                 leaves: graph
                     .leaves()

@@ -17,7 +17,7 @@ use crate::compile::{Asset, ParamId, Parameter, Snapshot};
 use crate::config::suggestion;
 use crate::entity::Entity;
 use crate::event::{Command, Event, EventKind, EventLog, FieldValue, SeekPolicy};
-use crate::graph::rows::{Graphs, Rows};
+use crate::graph::rows::{Frame, Graphs, Rows};
 use crate::graph::{FrameStep, Graph};
 use crate::graph::{Source, TransitionSet, completion_event, transition_change};
 use crate::input::TriggerAction;
@@ -653,8 +653,14 @@ impl Session {
     fn check_masks(&self, actor: ActorId, timeline: TimelineId) -> Result<(), SessionError> {
         let a = &self.actors[actor];
         let def = &self.snapshot.timelines[timeline];
+        let masked = def.mask_channels();
+        if masked.is_empty() {
+            // Nothing to look up: the actor's channels sit in a block no frame reads, out of
+            // cache in a crowd (measured: 1% of the crowd's time at 10 000 actors).
+            return Ok(());
+        }
         let channels = a.graph.channels();
-        let missing: Vec<String> = def.mask_channels().into_iter().filter(|c| !channels.contains(c)).collect();
+        let missing: Vec<String> = masked.into_iter().filter(|c| !channels.contains(c)).collect();
         if missing.is_empty() {
             return Ok(());
         }
@@ -927,13 +933,17 @@ impl Session {
         let mut events = std::mem::take(&mut self.scratch_events);
         let mut logged = std::mem::take(&mut self.frame_events);
         self.rows.rejoin(&mut self.actors[..]);
-        self.rows.run_frame(&step, &self.params, &mut self.actors[..], &mut events, &mut logged);
+        let graphs = &mut self.actors[..];
+        let frame = Frame { step: &step, params: &self.params, graphs, events: &mut events, logged: &mut logged };
+        self.rows.run_frame(frame);
         for &id in self.rows.own() {
             self.actors[id].graph.step(&step, self.params.of(id), &mut events);
             logged.extend(events.drain(..).map(|kind| (id, kind)));
         }
-        // Stable: each actor's events keep their order.
-        logged.sort_by_key(|&(id, _)| id);
+        // Stable: each actor's events keep their order. Rows run in spawn order, mostly.
+        if !logged.is_sorted_by_key(|&(id, _)| id) {
+            logged.sort_by_key(|&(id, _)| id);
+        }
         let commands: Vec<(ActorId, EventKind)> =
             logged.iter().filter(|(_, e)| matches!(e, EventKind::Command(_))).cloned().collect();
         for (id, kind) in logged.drain(..) {
@@ -958,6 +968,9 @@ impl Session {
 }
 
 impl Graphs for [Actor] {
+    fn graph(&self, actor: ActorId) -> &Graph {
+        &self[actor].graph
+    }
     fn graph_mut(&mut self, actor: ActorId) -> &mut Graph {
         &mut self[actor].graph
     }

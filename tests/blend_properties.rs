@@ -192,9 +192,7 @@ fn library() -> Snapshot {
 
 fn evaluations(session: &Session, id: ActorId) -> u64 {
     let graph = session.graph(id);
-    let Source::BlendTree(runtime) = &graph.layers()[0].source else {
-        panic!("a blend tree actor")
-    };
+    let Source::BlendTree(runtime) = &graph.layers()[0].source else { panic!("a blend tree actor") };
     runtime.evaluations()
 }
 

@@ -6,9 +6,10 @@
 //! layers, its tree's numbers, its graph's numbers, each playback) and decides the same
 //! things (which layer is what, how many leaves) once per actor. Here the numbers a frame
 //! changes of every actor of one [`Layout`] sit in one block, a row per actor, and a frame is
-//! one loop per tree layer over the rows, then one loop over the rows that composes them; an
-//! actor's own graph is visited only while one of its timeline slots is awake (a playback
-//! plays). Measured on the crowd (docs/crowd.md, "Rows").
+//! a few stages, each one loop over the rows with its decisions taken once: each tree
+//! layer's frame, then each layer's composition, top layer first ([`Stage`]). An actor's own
+//! graph is visited only while one of its timeline slots is awake (a playback plays).
+//! Measured on the crowd: docs/crowd.md, "Rows".
 //!
 //! **Which graphs:** those of [`Plan::OverridesInOnePass`] (one channel, override layers
 //! without masks, at most one layer that logs events) whose every layer plays a blend tree, a
@@ -24,7 +25,7 @@
 //! until the next frame takes them back, [`Rows::rejoin`]).
 //!
 //! **The same numbers and events:** a row runs the arithmetic of [`Plan::OverridesInOnePass`]
-//! exactly: each tree's frame ([`step_tree`]), then top layer first each layer's write
+//! exactly: each tree's frame ([`step_trees`]), then top layer first each layer's write
 //! scaled by `remaining × weight` ([`write_tree`], [`write_clip`], [`TimelineSlot::write`]),
 //! `remaining ×= 1 − weight·min(coverage, 1)` and `untouched ×= 1 − weight·min(output, 1)`.
 //! Trees log no events, so running every tree first changes no order; the one layer that
@@ -40,13 +41,26 @@ use crate::blend::params::ParamTable;
 use crate::blend::{TreeShape, TreeState, step_trees};
 use crate::compile::ClipId;
 use crate::event::EventKind;
-
-/// An actor by its place in the session's list.
-pub type ActorId = usize;
+use crate::session::ActorId;
 
 /// Where a frame finds an actor's graph (the session's actors).
 pub trait Graphs {
+    fn graph(&self, actor: ActorId) -> &Graph;
     fn graph_mut(&mut self, actor: ActorId) -> &mut Graph;
+}
+
+/// What a frame of the rows reads and writes besides them.
+pub struct Frame<'a, G: Graphs + ?Sized> {
+    pub step: &'a FrameStep<'a>,
+    /// Every actor's parameters.
+    pub params: &'a ParamTable,
+    /// Every actor's graph: an awake timeline slot's playback is there.
+    pub graphs: &'a mut G,
+    /// Where a playback's frame writes its events (kept empty between actors).
+    pub events: &'a mut Vec<EventKind>,
+    /// Each actor's events with its id, in its frame's order, the actors in no particular
+    /// order.
+    pub logged: &'a mut Vec<(ActorId, EventKind)>,
 }
 
 /// Every actor's place, and the rows of each layout.
@@ -161,7 +175,7 @@ impl Layout {
             };
             layers.push(RowLayer { source, leaves: layer.leaves.range() });
         }
-        let leaves = graph.about.leaves.len();
+        let leaves = leaf_count(graph);
         let (trees, timelines) = (trees.max(1), timelines.max(1));
         Layout { layers, effective: at, leaves, stride: at + leaves + 2, trees, timelines }
     }
@@ -176,11 +190,13 @@ impl Layout {
             _ => false,
         };
         graph.plan == Plan::OverridesInOnePass
-            && graph.about.leaves.len() == self.leaves
+            && leaf_count(graph) == self.leaves
             && graph.layers.len() == self.layers.len()
-            && self.layers.iter().zip(&graph.layers).all(|(kept, layer)| {
-                kept.leaves == layer.leaves.range() && same_source(&kept.source, &layer.source)
-            })
+            && self
+                .layers
+                .iter()
+                .zip(&graph.layers)
+                .all(|(kept, layer)| kept.leaves == layer.leaves.range() && same_source(&kept.source, &layer.source))
     }
 
     /// Where the graph's `<default>` and output weight are in its numbers (after the effective
@@ -192,6 +208,13 @@ impl Layout {
     fn row_totals(&self) -> Range<usize> {
         self.effective + self.leaves..self.stride
     }
+}
+
+/// How many leaves `graph` has. They are listed layer by layer, so the top layer's last is
+/// the graph's last: read from the layers, a play's check of its layout never reads the list
+/// (it sits in a block no frame reads).
+fn leaf_count(graph: &Graph) -> usize {
+    graph.layers.last().map_or(0, |layer| layer.leaves.end as usize)
 }
 
 /// Row `row` of a block of rows `stride` long.
@@ -274,40 +297,43 @@ impl Group {
         graph.numbers[layout.graph_totals()].copy_from_slice(&numbers[layout.row_totals()]);
     }
 
-    /// One logic frame of every row: each tree layer's frame over the rows, then each row
-    /// composed top layer first (see the module's documentation).
-    fn run_frame(
-        &mut self,
-        step: &FrameStep,
-        params: &ParamTable,
-        graphs: &mut (impl Graphs + ?Sized),
-        events: &mut Vec<EventKind>,
-        logged: &mut Vec<(ActorId, EventKind)>,
-    ) {
+    /// One logic frame of every row: each tree layer's frame over the rows, then each layer's
+    /// composition, top layer first (see the module's documentation).
+    fn run_frame<G: Graphs + ?Sized>(&mut self, frame: &mut Frame<G>) {
+        let Frame { step, params, graphs, events, logged } = frame;
         let Group { layout, actors, numbers, trees, awake } = self;
         for layer in &layout.layers {
             let RowSource::Tree { shape, numbers: at, state, .. } = &layer.source else { continue };
             let rows = numbers.chunks_exact_mut(layout.stride).zip(trees.chunks_exact_mut(layout.trees));
-            let rows = rows.zip(actors.iter()).map(|((numbers, trees), &actor)| {
-                (&mut numbers[at.clone()], &mut trees[*state], params.of(actor))
-            });
+            let rows = rows
+                .zip(actors.iter())
+                .map(|((numbers, trees), &actor)| (&mut numbers[at.clone()], &mut trees[*state], params.of(actor)));
             step_trees(shape, rows, step.dt);
         }
         let count = layout.layers.len();
         for (l, layer) in layout.layers.iter().enumerate().rev() {
             let stage = Stage { layout, layer: l, first: l + 1 == count, last: l == 0 };
             match &layer.source {
-                RowSource::Tree { weights, .. } => match weights.len() {
-                    2 => stage.run(numbers, |_, head, column, scale| write_tree_sized::<2>(head, weights, column, scale)),
-                    3 => stage.run(numbers, |_, head, column, scale| write_tree_sized::<3>(head, weights, column, scale)),
-                    4 => stage.run(numbers, |_, head, column, scale| write_tree_sized::<4>(head, weights, column, scale)),
-                    _ => stage.run(numbers, |_, head, column, scale| Some(write_tree(&head[weights.clone()], column, scale))),
-                },
+                RowSource::Tree { weights, .. } => {
+                    match weights.len() {
+                        2 => stage
+                            .run(numbers, |_, head, column, scale| write_tree_sized::<2>(head, weights, column, scale)),
+                        3 => stage
+                            .run(numbers, |_, head, column, scale| write_tree_sized::<3>(head, weights, column, scale)),
+                        4 => stage
+                            .run(numbers, |_, head, column, scale| write_tree_sized::<4>(head, weights, column, scale)),
+                        _ => stage.run(numbers, |_, head, column, scale| {
+                            Some(write_tree(&head[weights.clone()], column, scale))
+                        }),
+                    }
+                }
                 RowSource::Clip { clip, time } => stage.run(numbers, |_, head, column, scale| {
                     head[*time] = clip_time_after(step.snapshot, *clip, head[*time], step.dt);
                     Some(write_clip(column, scale))
                 }),
                 RowSource::Timeline { awake: at } => stage.run(numbers, |row, _, column, scale| {
+                    let awake_at = |row: usize| awake.get(row * layout.timelines + at) == Some(&true);
+                    prefetch_visits(&**graphs, actors, awake_at, (l, row));
                     let awake = &mut awake[row * layout.timelines + at];
                     if !*awake {
                         return None;
@@ -323,6 +349,34 @@ impl Group {
                 }),
             }
         }
+    }
+}
+
+/// While the timeline stage of layer `l` is at row `row`, asks for what the visits of the
+/// awake rows after it read (a hint: results never depend on it): the graph of the actor 16
+/// rows ahead, its timeline layer 8 rows ahead, and the part of its playback a frame reads
+/// 4 rows ahead, each read once the one before it had time to arrive. The visits' memory is
+/// scattered (every actor's own blocks), and waiting for it one level after another cost the
+/// crowd more than the rows saved (docs/crowd.md, "Rows").
+#[inline(always)]
+fn prefetch_visits(
+    graphs: &(impl Graphs + ?Sized),
+    actors: &[ActorId],
+    awake_at: impl Fn(usize) -> bool,
+    (l, row): (usize, usize),
+) {
+    let ahead = |distance: usize| Some(row + distance).filter(|&r| r < actors.len() && awake_at(r));
+    if let Some(r) = ahead(16) {
+        crate::prefetch::soon(graphs.graph(actors[r]));
+    }
+    if let Some(r) = ahead(8) {
+        crate::prefetch::soon_all(&graphs.graph(actors[r]).layers[l]);
+    }
+    if let Some(r) = ahead(4)
+        && let Source::Timeline(TimelineSlot { playback: Some(playback), .. }) =
+            &graphs.graph(actors[r]).layers[l].source
+    {
+        playback.prefetch_frame();
     }
 }
 
@@ -500,20 +554,11 @@ impl Rows {
         &self.own
     }
 
-    /// One logic frame of every actor in a row (detached ones must have rejoined); each
-    /// actor's events go to `logged` with its id, in its frame's order, the actors in no
-    /// particular order.
-    pub fn run_frame(
-        &mut self,
-        step: &FrameStep,
-        params: &ParamTable,
-        graphs: &mut (impl Graphs + ?Sized),
-        events: &mut Vec<EventKind>,
-        logged: &mut Vec<(ActorId, EventKind)>,
-    ) {
+    /// One logic frame of every actor in a row (detached ones must have rejoined).
+    pub fn run_frame<G: Graphs + ?Sized>(&mut self, mut frame: Frame<G>) {
         debug_assert!(self.detached.is_empty(), "detached rows rejoin before a frame");
         for group in &mut self.groups {
-            group.run_frame(step, params, graphs, events, logged);
+            group.run_frame(&mut frame);
         }
     }
 }
