@@ -96,11 +96,14 @@ struct Group {
     /// [`Layout::stride`] numbers per row: layer weights, each source's numbers, effective
     /// weights, `<default>` and output weight.
     numbers: Vec<f64>,
-    /// [`Layout::trees`] per row: each tree layer's state (clock and evaluation count).
-    trees: Vec<TreeState>,
-    /// [`Layout::timelines`] per row: whether each timeline slot is awake (its graph's slot
+    /// Per tree layer, each row's tree state (clock and evaluation count).
+    trees: Vec<Vec<TreeState>>,
+    /// Per timeline layer, whether each row's timeline slot is awake (its graph's slot
     /// says so too; a frame reads this one and visits the graph only when it is set).
-    awake: Vec<bool>,
+    awake: Vec<Vec<bool>>,
+    /// The actors of a timeline layer's awake rows, in order, while its stage runs; kept
+    /// between frames, so that listing them allocates nothing.
+    visits: Vec<ActorId>,
 }
 
 /// How the numbers of a graph lie in a row. Graphs whose layers play the same kinds of
@@ -116,8 +119,7 @@ struct Layout {
     /// How many leaves the graph has.
     leaves: usize,
     stride: usize,
-    /// How many tree states and awake flags a row has: one per tree layer and per timeline
-    /// layer, and at least one (unused) so that the rows of a block chunk evenly.
+    /// How many tree layers and timeline layers it has.
     trees: usize,
     timelines: usize,
 }
@@ -133,11 +135,12 @@ struct RowLayer {
 #[derive(Clone, Debug)]
 enum RowSource {
     /// The tree's numbers at `numbers` in the row (its leaf weights first, at `weights`), its
-    /// state at `state` of the row's trees.
+    /// state in the group's tree states `state`.
     Tree { shape: Arc<TreeShape>, numbers: Range<usize>, weights: Range<usize>, state: usize },
     /// The clip's local time at `time` in the row.
     Clip { clip: ClipId, time: usize },
-    /// The slot's awake flag at `awake` of the row's flags; its playback stays in the graph.
+    /// The slot's awake flag in the group's awake flags `awake`; its playback stays in the
+    /// graph.
     Timeline { awake: usize },
 }
 
@@ -176,7 +179,6 @@ impl Layout {
             layers.push(RowLayer { source, leaves: layer.leaves.range() });
         }
         let leaves = leaf_count(graph);
-        let (trees, timelines) = (trees.max(1), timelines.max(1));
         Layout { layers, effective: at, leaves, stride: at + leaves + 2, trees, timelines }
     }
 
@@ -224,16 +226,17 @@ fn row_of<T>(block: &mut [T], row: usize, stride: usize) -> &mut [T] {
 
 impl Group {
     fn new(layout: Layout) -> Group {
-        Group { layout, actors: Vec::new(), numbers: Vec::new(), trees: Vec::new(), awake: Vec::new() }
+        let (trees, awake) = (vec![Vec::new(); layout.trees], vec![Vec::new(); layout.timelines]);
+        let (actors, numbers, visits) = Default::default();
+        Group { layout, actors, numbers, trees, awake, visits }
     }
 
     /// Adds a row for `actor` with `graph`'s numbers; returns its index.
     fn push(&mut self, actor: ActorId, graph: &Graph) -> usize {
-        let Layout { stride, trees, timelines, .. } = self.layout;
         self.actors.push(actor);
-        self.numbers.resize(self.numbers.len() + stride, 0.0);
-        self.trees.resize(self.trees.len() + trees, TreeState::default());
-        self.awake.resize(self.awake.len() + timelines, false);
+        self.numbers.resize(self.numbers.len() + self.layout.stride, 0.0);
+        self.trees.iter_mut().for_each(|states| states.push(TreeState::default()));
+        self.awake.iter_mut().for_each(|flags| flags.push(false));
         let row = self.actors.len() - 1;
         self.store(row, graph);
         row
@@ -242,11 +245,14 @@ impl Group {
     /// Removes row `row`, the last row taking its place; returns the actor of the row that
     /// moved there, if one did.
     fn swap_remove(&mut self, row: usize) -> Option<ActorId> {
-        let Layout { stride, trees, timelines, .. } = self.layout;
         let last = self.actors.len() - 1;
-        swap_remove_row(&mut self.numbers, row, last, stride);
-        swap_remove_row(&mut self.trees, row, last, trees);
-        swap_remove_row(&mut self.awake, row, last, timelines);
+        let stride = self.layout.stride;
+        if row != last {
+            self.numbers.copy_within(last * stride..(last + 1) * stride, row * stride);
+        }
+        self.numbers.truncate(last * stride);
+        self.trees.iter_mut().for_each(|states| _ = states.swap_remove(row));
+        self.awake.iter_mut().for_each(|flags| _ = flags.swap_remove(row));
         self.actors.swap_remove(row);
         (row != last).then(|| self.actors[row])
     }
@@ -255,18 +261,16 @@ impl Group {
     fn store(&mut self, row: usize, graph: &Graph) {
         let layout = &self.layout;
         let numbers = row_of(&mut self.numbers, row, layout.stride);
-        let trees = row_of(&mut self.trees, row, layout.trees);
-        let awake = row_of(&mut self.awake, row, layout.timelines);
         for (l, (kept, layer)) in layout.layers.iter().zip(&graph.layers).enumerate() {
             numbers[l] = layer.weight;
             match (&kept.source, &layer.source) {
                 (RowSource::Tree { numbers: at, state, .. }, Source::BlendTree(tree)) => {
                     let (tree_numbers, tree_state) = tree.frame_state();
                     numbers[at.clone()].copy_from_slice(tree_numbers);
-                    trees[*state] = tree_state;
+                    self.trees[*state][row] = tree_state;
                 }
                 (RowSource::Clip { time, .. }, Source::Clip(clip)) => numbers[*time] = clip.time,
-                (RowSource::Timeline { awake: at }, Source::Timeline(slot)) => awake[*at] = slot.awake,
+                (RowSource::Timeline { awake }, Source::Timeline(slot)) => self.awake[*awake][row] = slot.awake,
                 _ => unreachable!("a graph of the group's layout"),
             }
         }
@@ -280,12 +284,11 @@ impl Group {
     fn load(&self, row: usize, graph: &mut Graph) {
         let layout = &self.layout;
         let numbers = &self.numbers[row * layout.stride..][..layout.stride];
-        let trees = &self.trees[row * layout.trees..][..layout.trees];
         for (l, (kept, layer)) in layout.layers.iter().zip(&mut graph.layers).enumerate() {
             layer.weight = numbers[l];
             match (&kept.source, &mut layer.source) {
                 (RowSource::Tree { numbers: at, state, .. }, Source::BlendTree(tree)) => {
-                    tree.set_frame_state(&numbers[at.clone()], trees[*state]);
+                    tree.set_frame_state(&numbers[at.clone()], self.trees[*state][row]);
                 }
                 (RowSource::Clip { time, .. }, Source::Clip(clip)) => clip.time = numbers[*time],
                 (RowSource::Timeline { .. }, Source::Timeline(_)) => {}
@@ -301,13 +304,11 @@ impl Group {
     /// composition, top layer first (see the module's documentation).
     fn run_frame<G: Graphs + ?Sized>(&mut self, frame: &mut Frame<G>) {
         let Frame { step, params, graphs, events, logged } = frame;
-        let Group { layout, actors, numbers, trees, awake } = self;
+        let Group { layout, actors, numbers, trees, awake, visits } = self;
         for layer in &layout.layers {
             let RowSource::Tree { shape, numbers: at, state, .. } = &layer.source else { continue };
-            let rows = numbers.chunks_exact_mut(layout.stride).zip(trees.chunks_exact_mut(layout.trees));
-            let rows = rows
-                .zip(actors.iter())
-                .map(|((numbers, trees), &actor)| (&mut numbers[at.clone()], &mut trees[*state], params.of(actor)));
+            let rows = numbers.chunks_exact_mut(layout.stride).zip(&mut trees[*state]).zip(actors.iter());
+            let rows = rows.map(|((numbers, tree), &actor)| (&mut numbers[at.clone()], tree, params.of(actor)));
             step_trees(shape, rows, step.dt);
         }
         let count = layout.layers.len();
@@ -331,53 +332,49 @@ impl Group {
                     head[*time] = clip_time_after(step.snapshot, *clip, head[*time], step.dt);
                     Some(write_clip(column, scale))
                 }),
-                RowSource::Timeline { awake: at } => stage.run(numbers, |row, _, column, scale| {
-                    let awake_at = |row: usize| awake.get(row * layout.timelines + at) == Some(&true);
-                    prefetch_visits(&**graphs, actors, awake_at, (l, row));
-                    let awake = &mut awake[row * layout.timelines + at];
-                    if !*awake {
-                        return None;
-                    }
-                    let actor = actors[row];
+                RowSource::Timeline { awake: at } => {
+                    visits.clear();
+                    let awake = &mut awake[*at];
+                    visits.extend(awake.iter().zip(actors.iter()).filter(|(awake, _)| **awake).map(|(_, &actor)| actor));
+                    let mut upcoming = visits.iter().copied();
+                    stage.run(numbers, |row, _, column, scale| {
+                        let awake = &mut awake[row];
+                        if !*awake {
+                            return None;
+                        }
+                        prefetch_visits(&**graphs, upcoming.clone(), l);
+                        let actor = upcoming.next().expect("an awake row is listed");
                     let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
                         unreachable!("a timeline layer")
                     };
-                    let written = update_and_write_slot(slot, step, params.of(actor), events, column, scale);
-                    logged.extend(events.drain(..).map(|kind| (actor, kind)));
-                    *awake = slot.awake;
-                    written
-                }),
+                        let written = update_and_write_slot(slot, step, params.of(actor), events, column, scale);
+                        logged.extend(events.drain(..).map(|kind| (actor, kind)));
+                        *awake = slot.awake;
+                        written
+                    })
+                }
             }
         }
     }
 }
 
-/// While the timeline stage of layer `l` is at row `row`, asks for what the visits of the
-/// awake rows after it read (a hint: results never depend on it): the graph of the actor 16
-/// rows ahead, its timeline layer 8 rows ahead, and the part of its playback a frame reads
-/// 4 rows ahead, each read once the one before it had time to arrive. The visits' memory is
-/// scattered (every actor's own blocks), and waiting for it one level after another cost the
-/// crowd more than the rows saved (docs/crowd.md, "Rows").
+/// While the timeline stage of layer `l` visits the first of the actors `upcoming` (those of
+/// the awake rows from here on, in order), asks for what the visits after it read (a hint:
+/// results never depend on it): the graph of the actor 8 visits ahead, its timeline layer 4
+/// visits ahead, and the part of its playback a frame reads 2 visits ahead, each asked for
+/// once the one before it had time to arrive. The visits' memory is scattered (every actor's
+/// own blocks), and waiting for it one level after another cost the crowd at 10 000 actors
+/// more than the rows saved (docs/crowd.md, "Rows").
 #[inline(always)]
-fn prefetch_visits(
-    graphs: &(impl Graphs + ?Sized),
-    actors: &[ActorId],
-    awake_at: impl Fn(usize) -> bool,
-    (l, row): (usize, usize),
-) {
-    let ahead = |distance: usize| Some(row + distance).filter(|&r| r < actors.len() && awake_at(r));
-    if let Some(r) = ahead(16) {
-        crate::prefetch::soon(graphs.graph(actors[r]));
-    }
-    if let Some(r) = ahead(8) {
-        crate::prefetch::soon_all(&graphs.graph(actors[r]).layers[l]);
-    }
-    if let Some(r) = ahead(4)
-        && let Source::Timeline(TimelineSlot { playback: Some(playback), .. }) =
-            &graphs.graph(actors[r]).layers[l].source
-    {
+fn prefetch_visits(graphs: &(impl Graphs + ?Sized), mut upcoming: impl Iterator<Item = ActorId>, l: usize) {
+    let (Some(soon), Some(later), Some(latest)) = (upcoming.nth(2), upcoming.nth(1), upcoming.nth(3)) else {
+        return;
+    };
+    if let Source::Timeline(TimelineSlot { playback: Some(playback), .. }) = &graphs.graph(soon).layers[l].source {
         playback.prefetch_frame();
     }
+    crate::prefetch::soon_all(&graphs.graph(later).layers[l]);
+    crate::prefetch::soon(graphs.graph(latest));
 }
 
 /// [`write_tree`] of a tree of `N` leaves, whose weights are at `weights` in `head`: the
@@ -438,14 +435,6 @@ impl Stage<'_> {
             }
         }
     }
-}
-
-/// Removes row `row` of rows `width` long, the last row (`last`) moving into its place.
-fn swap_remove_row<T: Copy>(block: &mut Vec<T>, row: usize, last: usize, width: usize) {
-    if row != last {
-        block.copy_within(last * width..(last + 1) * width, row * width);
-    }
-    block.truncate(last * width);
 }
 
 /// The frame of an awake timeline slot in a graph's one channel, as
