@@ -7,9 +7,8 @@
 //! caller); (2) parameter smoothing; (3) each actor in spawn order; (4) events, appended in
 //! exactly that order ([`Session::finish_frame`]).
 
-use std::ops::RangeInclusive;
-
 use std::borrow::Cow;
+use std::ops::RangeInclusive;
 
 use crate::blend::params::{ParamState, ParamTable};
 use crate::clock::{Clock, ClockError};

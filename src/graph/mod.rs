@@ -97,6 +97,23 @@ impl TimelineSlot {
         self.awake = playback.state() == PlaybackState::Playing || !playback.live_leaves().is_empty();
     }
 
+    /// The frame of an awake slot in a graph's only channel: [`TimelineSlot::update`], then
+    /// [`TimelineSlot::write`] of channel 0 at `scale`, its live leaves cleared after.
+    #[inline(always)]
+    fn update_and_write(
+        &mut self,
+        step: &FrameStep,
+        params: &[ParamState],
+        events: &mut Vec<EventKind>,
+        column: &mut [f64],
+        scale: f64,
+    ) -> Option<(f64, f64)> {
+        self.update(step, params, events);
+        let written = self.write(0, column, scale);
+        self.clear_live();
+        written
+    }
+
     /// Clears the live leaves of an awake playback once every channel has its shares.
     #[inline(always)]
     fn clear_live(&mut self) {
@@ -608,10 +625,7 @@ impl Layer {
                 Some(write_clip(&mut effective[self.leaves.range()], scale))
             }
             Source::Timeline(slot) if slot.awake => {
-                slot.update(step, params, events);
-                let written = slot.write(0, &mut effective[self.leaves.range()], scale);
-                slot.clear_live();
-                written
+                slot.update_and_write(step, params, events, &mut effective[self.leaves.range()], scale)
             }
             Source::Timeline(_) => None,
             Source::Transitions(set) => {
@@ -634,12 +648,11 @@ pub struct GraphLeaf {
 
 /// An actor's graph with its latest effective weights.
 ///
-/// What a frame reads of the graph itself (its layers, numbers and plan) comes first, next to
-/// the parameters of the actor that holds it (see [`crate::session::Actor`]); its channels
-/// and leaves, which a frame of one channel never reads, are boxed out of it ([`GraphAbout`]),
-/// so that the graph is 56 bytes. Measured on the crowd at 10 000 actors in a 2 MiB cache
-/// simulated (as [`Layer`]): 29.2M → 27.5M lines missed, 26.8M with the actor aligned to its
-/// two cache lines.
+/// What a frame reads of the graph itself (its layers, numbers and plan) comes first; its
+/// channels and leaves, which a frame of one channel never reads, are boxed out of it
+/// ([`GraphAbout`]), so that the graph is 56 bytes. Measured on the crowd at 10 000 actors,
+/// when every actor ran its own graph, in a 2 MiB cache simulated (as [`Layer`]): 29.2M →
+/// 27.5M lines missed. (A graph in a row keeps its frame's numbers there: [`rows`].)
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Graph {
@@ -833,50 +846,21 @@ impl Graph {
         self.layers[l.layer].source.time(l.index)
     }
 
-    /// Prefetches the graph's own blocks: its numbers, and its bottom and top layers whole
-    /// (a frame composes from the top layer down, reading each layer's weight and leaves
-    /// past its source's line; a constant number of prefetches, where a loop over every
-    /// layer's lines cost 28 instructions per character-frame of the crowd). The first of
-    /// the two reads a frame makes through an actor ([`Graph::prefetch_sources`] follows).
-    pub fn prefetch_blocks(&self) {
+    /// Prefetches all a `play` on this graph is about to read: its numbers, its bottom and top
+    /// layers whole, tree numbers and the whole of every playback, awake or not, all lines
+    /// asked for at once rather than missed one after another. Measured on the crowd at 10 000
+    /// actors, where a playback has left the cache by its next hit: 58.2 against 59.0 ns per
+    /// character-frame (medians of 25 interleaved runs).
+    pub fn prefetch_for_play(&self) {
         prefetch::soon(self.numbers.as_ptr());
         if let (Some(bottom), Some(top)) = (self.layers.first(), self.layers.last()) {
             prefetch::soon_all(bottom);
             prefetch::soon_all(top);
         }
-    }
-
-    /// Prefetches what the layers point at: tree numbers, and the part of each awake playback
-    /// a frame reads ([`Playback::prefetch_frame`]; playbacks sit wherever their first `play`
-    /// put them). Call it once the layers themselves are likely in cache.
-    pub fn prefetch_sources(&self) {
-        self.prefetch_sources_with(|slot| {
-            if let TimelineSlot { playback: Some(playback), awake: true, .. } = slot {
-                playback.prefetch_frame()
-            }
-        });
-    }
-
-    /// Prefetches all a `play` on this graph is about to read: its blocks, tree numbers and
-    /// the whole of every playback, awake or not, all lines asked for at once rather than
-    /// missed one after another. Measured on the crowd at 10 000 actors, where a playback has
-    /// left the cache by its next hit: 58.2 against 59.0 ns per character-frame (medians of 25
-    /// interleaved runs).
-    pub fn prefetch_for_play(&self) {
-        self.prefetch_blocks();
-        self.prefetch_sources_with(|slot| {
-            if let Some(playback) = &slot.playback {
-                prefetch::soon_all(&**playback)
-            }
-        });
-    }
-
-    /// Prefetches every tree's numbers, and passes each timeline slot to `playback`.
-    fn prefetch_sources_with(&self, playback: impl Fn(&TimelineSlot)) {
         for layer in &self.layers {
             match &layer.source {
                 Source::BlendTree(tree) => tree.prefetch(),
-                Source::Timeline(slot) => playback(slot),
+                Source::Timeline(TimelineSlot { playback: Some(playback), .. }) => prefetch::soon_all(&**playback),
                 _ => {}
             }
         }

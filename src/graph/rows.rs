@@ -5,16 +5,16 @@
 //! actor's graph touches a dozen lines of it in six blocks (the actor, its parameters, its
 //! layers, its tree's numbers, its graph's numbers, each playback) and decides the same
 //! things (which layer is what, how many leaves) once per actor. Here the numbers a frame
-//! changes of every actor of one [`Layout`] sit in one block, a row per actor, and a frame is
+//! changes of every actor of one `Layout` sit in one block, a row per actor, and a frame is
 //! a few stages, each one loop over the rows with its decisions taken once: each tree
-//! layer's frame, then each layer's composition, top layer first ([`Stage`]). An actor's own
+//! layer's frame, then each layer's composition, top layer first (`Stage`). An actor's own
 //! graph is visited only while one of its timeline slots is awake (a playback plays).
 //! Measured on the crowd: docs/crowd.md, "Rows".
 //!
-//! **Which graphs:** those of [`Plan::OverridesInOnePass`] (one channel, override layers
+//! **Which graphs:** those of `Plan::OverridesInOnePass` (one channel, override layers
 //! without masks, at most one layer that logs events) whose every layer plays a blend tree, a
 //! clip or a timeline. Others (transition layers, masks, additive layers, several channels)
-//! run actor by actor ([`Graph::step`]). Graphs of one layout share a [`Group`].
+//! run actor by actor ([`Graph::step`]). Graphs of one layout share a `Group`.
 //!
 //! **Where the numbers are:** an actor in a row keeps there its layers' weights, its trees'
 //! numbers and state ([`TreeState`]), its clips' times and its effective weights,
@@ -24,9 +24,9 @@
 //! its row first ([`Rows::detach`]: the numbers go back into the graph, which holds them
 //! until the next frame takes them back, [`Rows::rejoin`]).
 //!
-//! **The same numbers and events:** a row runs the arithmetic of [`Plan::OverridesInOnePass`]
+//! **The same numbers and events:** a row runs the arithmetic of `Plan::OverridesInOnePass`
 //! exactly: each tree's frame ([`step_trees`]), then top layer first each layer's write
-//! scaled by `remaining × weight` ([`write_tree`], [`write_clip`], [`TimelineSlot::write`]),
+//! scaled by `remaining × weight` (`write_tree`, `write_clip`, `TimelineSlot::write`),
 //! `remaining ×= 1 − weight·min(coverage, 1)` and `untouched ×= 1 − weight·min(output, 1)`.
 //! Trees log no events, so running every tree first changes no order; the one layer that
 //! logs events runs where it runs in a graph's own frame. The caller logs each actor's
@@ -219,11 +219,6 @@ fn leaf_count(graph: &Graph) -> usize {
     graph.layers.last().map_or(0, |layer| layer.leaves.end as usize)
 }
 
-/// Row `row` of a block of rows `stride` long.
-fn row_of<T>(block: &mut [T], row: usize, stride: usize) -> &mut [T] {
-    &mut block[row * stride..][..stride]
-}
-
 impl Group {
     fn new(layout: Layout) -> Group {
         let (trees, awake) = (vec![Vec::new(); layout.trees], vec![Vec::new(); layout.timelines]);
@@ -260,7 +255,7 @@ impl Group {
     /// Copies `graph`'s frame numbers into row `row`.
     fn store(&mut self, row: usize, graph: &Graph) {
         let layout = &self.layout;
-        let numbers = row_of(&mut self.numbers, row, layout.stride);
+        let numbers = &mut self.numbers[row * layout.stride..][..layout.stride];
         for (l, (kept, layer)) in layout.layers.iter().zip(&graph.layers).enumerate() {
             numbers[l] = layer.weight;
             match (&kept.source, &layer.source) {
@@ -335,7 +330,8 @@ impl Group {
                 RowSource::Timeline { awake: at } => {
                     visits.clear();
                     let awake = &mut awake[*at];
-                    visits.extend(awake.iter().zip(actors.iter()).filter(|(awake, _)| **awake).map(|(_, &actor)| actor));
+                    visits
+                        .extend(awake.iter().zip(actors.iter()).filter(|(awake, _)| **awake).map(|(_, &actor)| actor));
                     let mut upcoming = visits.iter().copied();
                     stage.run(numbers, |row, _, column, scale| {
                         let awake = &mut awake[row];
@@ -344,10 +340,10 @@ impl Group {
                         }
                         prefetch_visits(&**graphs, upcoming.clone(), l);
                         let actor = upcoming.next().expect("an awake row is listed");
-                    let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
-                        unreachable!("a timeline layer")
-                    };
-                        let written = update_and_write_slot(slot, step, params.of(actor), events, column, scale);
+                        let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
+                            unreachable!("a timeline layer")
+                        };
+                        let written = slot.update_and_write(step, params.of(actor), events, column, scale);
                         logged.extend(events.drain(..).map(|kind| (actor, kind)));
                         *awake = slot.awake;
                         written
@@ -437,23 +433,6 @@ impl Stage<'_> {
     }
 }
 
-/// The frame of an awake timeline slot in a graph's one channel, as
-/// [`super::Layer::update_and_write`] runs it.
-#[inline(always)]
-fn update_and_write_slot(
-    slot: &mut TimelineSlot,
-    step: &FrameStep,
-    params: &[crate::blend::params::ParamState],
-    events: &mut Vec<EventKind>,
-    column: &mut [f64],
-    scale: f64,
-) -> Option<(f64, f64)> {
-    slot.update(step, params, events);
-    let written = slot.write(0, column, scale);
-    slot.clear_live();
-    written
-}
-
 impl Rows {
     /// Takes actor `actor` (the next id, or one placed before) with its graph: into a row of
     /// its layout, or to run on its own.
@@ -464,23 +443,20 @@ impl Rows {
         if let Ok(at) = self.own.binary_search(&actor) {
             self.own.remove(at);
         }
-        self.places[actor] = match Layout::takes(graph) {
-            true => {
-                let group = match self.groups.iter().position(|g| g.layout.fits(graph)) {
-                    Some(group) => group,
-                    None => {
-                        self.groups.push(Group::new(Layout::of(graph)));
-                        self.groups.len() - 1
-                    }
-                };
-                Place::Row { group, row: self.groups[group].push(actor, graph) }
-            }
-            false => {
-                if let Err(at) = self.own.binary_search(&actor) {
-                    self.own.insert(at, actor);
+        self.places[actor] = if Layout::takes(graph) {
+            let group = match self.groups.iter().position(|g| g.layout.fits(graph)) {
+                Some(group) => group,
+                None => {
+                    self.groups.push(Group::new(Layout::of(graph)));
+                    self.groups.len() - 1
                 }
-                Place::Own
+            };
+            Place::Row { group, row: self.groups[group].push(actor, graph) }
+        } else {
+            if let Err(at) = self.own.binary_search(&actor) {
+                self.own.insert(at, actor);
             }
+            Place::Own
         };
     }
 
