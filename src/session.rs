@@ -266,9 +266,17 @@ impl Session {
     pub fn actor(&self, id: ActorId) -> &Actor {
         &self.actors[id]
     }
-    /// Actor `id`'s graph with its latest numbers (a copy while they are in its row).
+    /// Actor `id`'s graph with its latest numbers: a copy while they are newer in its row
+    /// than in the graph, unless [`Session::refresh_graph`] brought them over since the last
+    /// frame.
     pub fn graph(&self, id: ActorId) -> Cow<'_, Graph> {
         self.rows.graph(id, &self.actors[id].graph)
+    }
+    /// Brings actor `id`'s numbers from its row into its graph (nothing for an actor that
+    /// runs its own graph): [`Session::graph`] then lends the graph without copying it, until
+    /// the next frame. For readers that can take the session mutably, before reading.
+    pub fn refresh_graph(&mut self, id: ActorId) {
+        self.rows.refresh(id, &mut self.actors[id].graph);
     }
     /// Takes actor `id`'s numbers out of its row into its graph, before the graph changes.
     fn detach(&mut self, id: ActorId) {

@@ -1,9 +1,10 @@
 //! Actors whose graphs run in rows (`graph::rows`) get, frame after frame, exactly the
 //! numbers and events their graphs' own frames give: every actor's graph is copied before a
 //! frame, the copy stepped on its own with the parameters the frame used, and compared bit
-//! for bit with what the session reports after the frame. Random inputs, plays, seeks,
-//! local times and steps between frames move actors out of their rows and back, and plays
-//! of timelines with other clips move them between layouts.
+//! for bit with what the session reports after the frame, read through a copy and through
+//! the graph brought up to date. Random inputs, plays, seeks, local times, reads and steps
+//! between frames move actors out of their rows and back, and plays of timelines with other
+//! clips move them between layouts.
 
 use blendlab::compile::{Snapshot, compile};
 use blendlab::config::SourceFile;
@@ -123,10 +124,29 @@ const SPECS: [fn() -> ActorSpec; 5] = [
 /// What a script does between two frames.
 #[derive(Clone, Debug)]
 enum Change {
-    Param { actor: usize, param: usize, value: f64 },
-    Play { actor: usize, timeline: usize, from: f64 },
-    Seek { actor: usize, to: f64 },
-    LocalTime { actor: usize, leaf: usize, seconds: f64 },
+    Param {
+        actor: usize,
+        param: usize,
+        value: f64,
+    },
+    Play {
+        actor: usize,
+        timeline: usize,
+        from: f64,
+    },
+    Seek {
+        actor: usize,
+        to: f64,
+    },
+    LocalTime {
+        actor: usize,
+        leaf: usize,
+        seconds: f64,
+    },
+    /// A reader that brings the actor's graph up to date, then reads it.
+    Read {
+        actor: usize,
+    },
 }
 
 fn change(actors: usize) -> impl Strategy<Value = Change> {
@@ -139,6 +159,7 @@ fn change(actors: usize) -> impl Strategy<Value = Change> {
             leaf,
             seconds
         }),
+        (0..actors).prop_map(|actor| Change::Read { actor }),
     ]
 }
 
@@ -167,6 +188,10 @@ fn apply(session: &mut Session, handles: &mut [Option<PlaybackHandle>], change: 
             if let Some(name) = name {
                 let _ = session.set_local_time(actor, &name, seconds);
             }
+        }
+        Change::Read { actor } => {
+            session.refresh_graph(actor);
+            assert!(matches!(session.graph(actor), std::borrow::Cow::Borrowed(_)), "a refreshed graph is lent");
         }
     }
 }
@@ -201,9 +226,12 @@ fn run_and_check(session: &mut Session, frames: std::ops::RangeInclusive<i64>) -
                 .filter(|e| e.actor() == Some(id))
                 .map(|e| e.kind.clone())
                 .collect();
-            let graph = session.graph(id);
-            prop_assert_eq!(numbers(&graph), numbers(&own), "actor {} at frame {}", id, frame);
+            prop_assert_eq!(numbers(&session.graph(id)), numbers(&own), "actor {} at frame {}", id, frame);
             prop_assert_eq!(&session_events, &events, "actor {} at frame {}", id, frame);
+            if id % 2 == frame as usize % 2 {
+                session.refresh_graph(id);
+                prop_assert_eq!(numbers(&session.graph(id)), numbers(&own), "refreshed: actor {} frame {}", id, frame);
+            }
         }
     }
     Ok(())
@@ -237,6 +265,7 @@ fn actor_of(change: &Change) -> usize {
         Change::Param { actor, .. }
         | Change::Play { actor, .. }
         | Change::Seek { actor, .. }
-        | Change::LocalTime { actor, .. } => actor,
+        | Change::LocalTime { actor, .. }
+        | Change::Read { actor } => actor,
     }
 }

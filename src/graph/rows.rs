@@ -73,6 +73,11 @@ pub struct Rows {
     detached: Vec<ActorId>,
     /// Actors whose graphs run on their own, in id order.
     own: Vec<ActorId>,
+    /// How many frames the rows ran.
+    frames: u64,
+    /// By actor id, the frame count at which its graph last got its row's numbers: while it
+    /// is the current one, the graph is up to date and lent as it is ([`Rows::graph`]).
+    refreshed: Vec<u64>,
 }
 
 /// Where an actor's frame runs.
@@ -439,7 +444,10 @@ impl Rows {
     pub fn place(&mut self, actor: ActorId, graph: &Graph) {
         if actor == self.places.len() {
             self.places.push(Place::Own);
+            self.refreshed.push(self.frames);
         }
+        // The row starts from the graph's numbers.
+        self.refreshed[actor] = self.frames;
         if let Ok(at) = self.own.binary_search(&actor) {
             self.own.remove(at);
         }
@@ -460,15 +468,28 @@ impl Rows {
         };
     }
 
-    /// Actor `actor`'s graph as a frame left it: its own, or a copy with its row's numbers.
+    /// Actor `actor`'s graph as a frame left it: its own, or a copy with its row's numbers
+    /// while they are newer than the graph's ([`Rows::refresh`] makes them the graph's).
     pub fn graph<'g>(&self, actor: ActorId, graph: &'g Graph) -> Cow<'g, Graph> {
         match self.places[actor] {
-            Place::Row { group, row } => {
+            Place::Row { group, row } if self.refreshed[actor] != self.frames => {
                 let mut copy = graph.clone();
                 self.groups[group].load(row, &mut copy);
                 Cow::Owned(copy)
             }
-            Place::Own | Place::Detached { .. } => Cow::Borrowed(graph),
+            Place::Own | Place::Row { .. } | Place::Detached { .. } => Cow::Borrowed(graph),
+        }
+    }
+
+    /// Gives actor `actor`'s graph its row's numbers, so that [`Rows::graph`] lends it until
+    /// the next frame instead of copying it (a copy costs what the graph and its playbacks
+    /// weigh, a refresh what the row does).
+    pub fn refresh(&mut self, actor: ActorId, graph: &mut Graph) {
+        if let Place::Row { group, row } = self.places[actor]
+            && self.refreshed[actor] != self.frames
+        {
+            self.groups[group].load(row, graph);
+            self.refreshed[actor] = self.frames;
         }
     }
 
@@ -506,12 +527,13 @@ impl Rows {
     /// Gives every actor in a row its numbers back and empties the rows: every actor runs
     /// on its own until placed again (a reload rebuilds the graphs).
     pub fn release_all(&mut self, graphs: &mut (impl Graphs + ?Sized)) {
+        let frames = self.frames;
         for actor in 0..self.places.len() {
             if let Place::Row { group, row } = self.places[actor] {
                 self.groups[group].load(row, graphs.graph_mut(actor));
             }
         }
-        *self = Rows::default();
+        *self = Rows { frames, ..Rows::default() };
     }
 
     /// The actors whose graphs run on their own ([`Graph::step`]), in id order.
@@ -522,6 +544,7 @@ impl Rows {
     /// One logic frame of every actor in a row (detached ones must have rejoined).
     pub fn run_frame<G: Graphs + ?Sized>(&mut self, mut frame: Frame<G>) {
         debug_assert!(self.detached.is_empty(), "detached rows rejoin before a frame");
+        self.frames += 1;
         for group in &mut self.groups {
             group.run_frame(&mut frame);
         }

@@ -179,8 +179,9 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_weights",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
-            let host = s.borrow();
-            let graph = host.session.graph(actor_id(&this)?);
+            let id = actor_id(&this)?;
+            let host = refreshed(&s, id);
+            let graph = host.session.graph(id);
             let c = channel(lua, "actor:weights", &graph, name)?;
             weights_table(lua, graph.leaves().iter().map(|l| l.name.as_str()), graph.weights(c), graph.default_share(c))
         })?,
@@ -190,8 +191,9 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_additive_weights",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
-            let host = s.borrow();
-            let graph = host.session.graph(actor_id(&this)?);
+            let id = actor_id(&this)?;
+            let host = refreshed(&s, id);
+            let graph = host.session.graph(id);
             let c = channel(lua, "actor:additive_weights", &graph, name)?;
             let table = lua.create_table()?;
             for (leaf, weight) in graph.leaves().iter().zip(graph.additive_weights(c)) {
@@ -207,8 +209,9 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_output_weight",
         lua.create_function(move |lua, (this, name): (Actor, Option<String>)| {
-            let host = s.borrow();
-            let graph = host.session.graph(actor_id(&this)?);
+            let id = actor_id(&this)?;
+            let host = refreshed(&s, id);
+            let graph = host.session.graph(id);
             Ok(graph.output_weight(channel(lua, "actor:output_weight", &graph, name)?))
         })?,
     )?;
@@ -217,8 +220,8 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_time",
         lua.create_function(move |lua, (this, leaf): (Actor, String)| {
-            let host = s.borrow();
             let id = actor_id(&this)?;
+            let host = refreshed(&s, id);
             let index = host.session.leaf_index(id, &leaf).map_err(|e| located(lua, format!("actor:time: {e}")))?;
             Ok(host.session.graph(id).local_time(index))
         })?,
@@ -228,8 +231,8 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_table",
         lua.create_function(move |_, this: Actor| {
-            let host = s.borrow();
-            Ok(weight_table(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
+            let id = actor_id(&this)?;
+            Ok(weight_table(&refreshed(&s, id).session, id, Default::default()).trim_end().to_string())
         })?,
     )?;
 
@@ -237,8 +240,8 @@ pub(crate) fn add_raw_methods(lua: &Lua, raw: &Table, state: &Shared) -> mlua::R
     raw.set(
         "actor_explain",
         lua.create_function(move |_, this: Actor| {
-            let host = s.borrow();
-            Ok(explain(&host.session, actor_id(&this)?).trim_end().to_string())
+            let id = actor_id(&this)?;
+            Ok(explain(&refreshed(&s, id).session, id).trim_end().to_string())
         })?,
     )?;
 
@@ -260,8 +263,8 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
     raw.set(
         "actor_graph",
         lua.create_function(move |_, this: Actor| {
-            let host = s.borrow();
-            Ok(graph_view(&host.session, actor_id(&this)?, Default::default()).trim_end().to_string())
+            let id = actor_id(&this)?;
+            Ok(graph_view(&refreshed(&s, id).session, id, Default::default()).trim_end().to_string())
         })?,
     )?;
 
@@ -392,8 +395,8 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
     raw.set(
         "playback_frame",
         lua.create_function(move |lua, this: Actor| {
-            let host = s.borrow();
             let handle = playback(&this)?;
+            let host = refreshed(&s, handle.actor);
             let graph = host.session.graph(handle.actor);
             let playback = graph
                 .playback(handle.serial)
@@ -467,8 +470,8 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
     raw.set(
         "actor_trace",
         lua.create_function(move |lua, (this, options): (Actor, Option<Table>)| {
-            let host = s.borrow();
             let id = actor_id(&this)?;
+            let host = refreshed(&s, id);
             let as_table = Options::new(lua, "actor:trace", options, &["table"])?.get("table")?.unwrap_or(false);
             if as_table {
                 return Ok(mlua::Value::Table(trace_table(lua, &host.session, id)?));
@@ -519,6 +522,13 @@ fn push_playback(
         push_playback(lua, snapshot, nested, layer, Some(&def.clips[c].name), list)?;
     }
     Ok(())
+}
+
+/// The host, actor `id`'s graph brought up to date first, so that reading it copies nothing
+/// ([`crate::session::Session::refresh_graph`]).
+fn refreshed(state: &Shared, id: ActorId) -> std::cell::Ref<'_, super::HostState> {
+    state.borrow_mut().session.refresh_graph(id);
+    state.borrow()
 }
 
 fn trace_table(lua: &Lua, session: &crate::session::Session, id: ActorId) -> mlua::Result<Table> {

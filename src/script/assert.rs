@@ -380,8 +380,9 @@ pub(crate) fn tolerance(lua: &Lua, what: &str, tol: Option<f64>) -> mlua::Result
 fn expect_weights(lua: &Lua, state: &Shared, args: (Value, Table, Option<f64>, Option<String>)) -> mlua::Result<()> {
     let (actor, expected, tol, channel) = args;
     let tol = tolerance(lua, "bl.expect_weights", tol)?;
+    let id = actor_of(lua, "bl.expect_weights", &state.borrow().session, actor)?;
+    state.borrow_mut().session.refresh_graph(id);
     let host = state.borrow();
-    let id = actor_of(lua, "bl.expect_weights", &host.session, actor)?;
     let a = host.session.actor(id);
     let graph = host.session.graph(id);
     let c = match &channel {

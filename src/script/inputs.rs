@@ -258,6 +258,7 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         "inputs",
         lua.create_function(move |lua, (actor, name): (Value, String)| {
             let actor = actor_of(lua, "bl.inputs", &s.borrow().session, actor)?;
+            s.borrow_mut().session.refresh_graph(actor);
             let warnings = unread_inputs(lua, &s.borrow().session, actor, &name)?;
             refuse_triggers_that_cannot_run(lua, &s.borrow().session, actor, &name)?;
             for message in warnings {

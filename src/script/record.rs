@@ -43,6 +43,9 @@ pub(crate) fn sample(state: &Shared) {
     let mut host = state.borrow_mut();
     let host = &mut *host;
     for recording in &mut host.recordings {
+        // Read from the graph itself: a copy of a big graph every frame cost more than the
+        // frame.
+        host.session.refresh_graph(recording.actor);
         recording.sample(&host.session);
     }
 }
@@ -52,6 +55,7 @@ impl Host {
     /// next on, the latest `keep` kept); returns its index for [`Host::with_recording`].
     pub fn keep_history(&self, actor: ActorId, keep: usize) -> usize {
         let mut host = self.state.borrow_mut();
+        host.session.refresh_graph(actor);
         let history = Recording::history(&host.session, actor, keep);
         host.recordings.push(history);
         host.recordings.len() - 1
@@ -150,6 +154,7 @@ pub(crate) fn add_raw_functions(lua: &Lua, raw: &Table, state: &Shared) -> mlua:
         "actor_dot",
         lua.create_function(move |lua, (this, path): (UserDataRef<Handle>, String)| {
             let Handle::Actor(id) = *this else { return Err(located(lua, "actor:dot: expected an actor")) };
+            s.borrow_mut().session.refresh_graph(id);
             let text = graph_dot(&s.borrow().session, id);
             write_for_script(lua, &s, "actor:dot", &path, &text)
         })?,
