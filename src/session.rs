@@ -91,6 +91,10 @@ pub struct Resting {
     pub missing: String,
     /// The parameters its graph read, by name: their values are kept while it rests.
     pub parameters: Vec<String>,
+    /// The values of its parameters that the live library no longer declares (a reload took
+    /// them away with the asset, or while it rested), by name: a reload that declares one
+    /// again gives it back its value.
+    pub kept: Vec<(String, ParamState)>,
 }
 
 /// A command and its arbitration result.
@@ -487,14 +491,9 @@ impl Session {
         let old_params = std::mem::replace(&mut self.params, ParamTable::new(self.snapshot.parameters.len()));
         for id in 0..self.actors.len() {
             let actor = &self.actors[id];
-            self.params.push(self.snapshot.parameters.iter().map(|p| {
-                let mut state =
-                    old.parameter_id(&p.name).map_or_else(|| ParamState::at_default(p), |o| old_params.of(id)[o]);
-                // A parameter whose smoothing the reload took away is at its raw value.
-                let raw = state.raw;
-                set_raw(&mut state, p, raw);
-                state
-            }));
+            let kept = actor.about.resting.as_ref().map_or(&[][..], |resting| &resting.kept[..]);
+            let (params, kept) = carry_params(&self.snapshot, &old, old_params.of(id), kept);
+            self.params.push(params);
             let now = self.clock.now();
             // Parameters always move onto the new snapshot's ids, so they stay in step with it.
             let mut serial = actor.about.serial;
@@ -528,7 +527,8 @@ impl Session {
                             actor.graph.parameters().iter().map(|&p| old.parameters[p].name.clone()).collect(),
                         ),
                     };
-                    actor.about.resting = Some(Resting { since_generation, missing: error.to_string(), parameters });
+                    let missing = error.to_string();
+                    actor.about.resting = Some(Resting { since_generation, missing, parameters, kept });
                     let resting = Graph::new(actor.graph.channels().to_vec(), Vec::new());
                     let mut previous = std::mem::replace(&mut actor.graph, resting);
                     let mut events = Vec::new();
@@ -1008,6 +1008,36 @@ impl EndedPlaybacks {
 #[inline(never)]
 fn bad_value(parameter: &Parameter, value: f64) -> SessionError {
     SessionError::BadValue { name: parameter.name.clone(), value }
+}
+
+/// An actor's parameters on snapshot `new`, by name: from its states on `old` (`states`), else
+/// from the values it kept while resting (`kept`), else the default; a parameter whose
+/// smoothing the reload took away is at its raw value. Also the values of the parameters `new`
+/// no longer declares, for an actor that rests after the reload (README: a resting actor's
+/// parameters keep their values).
+fn carry_params(
+    new: &Snapshot,
+    old: &Snapshot,
+    states: &[ParamState],
+    kept: &[(String, ParamState)],
+) -> (Vec<ParamState>, Vec<(String, ParamState)>) {
+    let previous = |name: &str| {
+        let declared = old.parameter_id(name).map(|o| states[o]);
+        declared.or_else(|| kept.iter().find(|(n, _)| n == name).map(|&(_, state)| state))
+    };
+    let carried = new
+        .parameters
+        .iter()
+        .map(|p| {
+            let mut state = previous(&p.name).unwrap_or_else(|| ParamState::at_default(p));
+            let raw = state.raw;
+            set_raw(&mut state, p, raw);
+            state
+        })
+        .collect();
+    let before = old.parameters.iter().zip(states).map(|(p, &state)| (p.name.to_string(), state));
+    let gone = before.chain(kept.iter().cloned()).filter(|(name, _)| new.parameter_id(name).is_none()).collect();
+    (carried, gone)
 }
 
 /// Sets a parameter's raw value; a parameter without smoothing is at it at once (its smoothed
