@@ -65,6 +65,7 @@ impl ParamTable {
         &self.states[actor * self.stride..][..self.stride]
     }
 
+    /// [`ParamTable::of`], to change them.
     #[inline(always)]
     pub fn of_mut(&mut self, actor: usize) -> &mut [ParamState] {
         &mut self.states[actor * self.stride..][..self.stride]
@@ -77,7 +78,8 @@ impl ParamTable {
         debug_assert_eq!(self.states.len() - before, self.stride, "one state per parameter");
     }
 
-    /// Every actor's states, the states of actor after actor in turn.
+    /// Every actor's states, the states of actor after actor in turn (none without
+    /// parameters).
     pub fn all_mut(&mut self) -> std::slice::ChunksExactMut<'_, ParamState> {
         self.states.chunks_exact_mut(self.stride.max(1))
     }

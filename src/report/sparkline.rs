@@ -31,7 +31,8 @@ fn value(row: &Row, column: usize) -> Option<f64> {
     row.values.get(column).copied().flatten()
 }
 
-/// Columns of a sparkline line besides its glyphs: the indent, the gaps and the weight in the latest frame.
+/// Columns of a sparkline line besides its glyphs: the indent, the gaps and the weight in the
+/// latest frame.
 const FRAME_OF_LINE: usize = 2 + 2 + 2 + 8;
 
 /// The leaves of `history` that were in the graph during `rows`: (column, name).
