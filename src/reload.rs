@@ -28,6 +28,9 @@ pub struct ActorView {
     /// The parameters the actor's graph reads (a timeline reads none): only these are worth
     /// a word when the library gains or loses one.
     pub reads: Vec<String>,
+    /// Parameters the library lacks whose values a resting actor keeps until a reload
+    /// declares them again ([`crate::session::Resting::kept`]): (name, raw value).
+    pub kept: Vec<(String, f64)>,
     pub leaves: Vec<LeafView>,
     /// The graph's channels (one, unnamed `default` when it declares none).
     pub channels: Vec<String>,
@@ -55,6 +58,9 @@ pub fn capture(session: &Session) -> Vec<ActorView> {
                     .map(|(p, s)| (p.name.clone(), s.raw))
                     .collect(),
                 reads: graph.parameters().into_iter().map(|p| snapshot.parameters[p].name.clone()).collect(),
+                kept: actor.resting().map_or_else(Vec::new, |resting| {
+                    resting.kept.iter().map(|(name, state)| (name.clone(), state.raw)).collect()
+                }),
                 leaves: graph
                     .leaves()
                     .iter()
@@ -88,8 +94,14 @@ pub struct ActorChange {
     pub spec: String,
     /// Parameters the actor read that no longer exist (their values are gone).
     pub removed_params: Vec<String>,
+    /// Parameters the actor read that no longer exist, whose values it keeps while it rests:
+    /// (name, raw value).
+    pub kept_params: Vec<(String, f64)>,
     /// New parameters the actor reads, starting at their default: (name, value).
     pub reset_params: Vec<(String, f64)>,
+    /// Parameters declared again that the actor kept while it rested, back at their values:
+    /// (name, value).
+    pub restored_params: Vec<(String, f64)>,
     /// Leaves that no longer exist.
     pub removed_leaves: Vec<String>,
     /// New leaves, starting at local time 0.
@@ -107,7 +119,9 @@ impl ActorChange {
     /// Whether nothing was removed or reset.
     pub fn kept_everything(&self) -> bool {
         self.removed_params.is_empty()
+            && self.kept_params.is_empty()
             && self.reset_params.is_empty()
+            && self.restored_params.is_empty()
             && self.removed_leaves.is_empty()
             && self.reset_leaves.is_empty()
             && self.clamped_leaves.is_empty()
@@ -143,6 +157,9 @@ pub fn diff(before: &[ActorView], after: &[ActorView]) -> Vec<ActorChange> {
 fn change(old: &ActorView, new: &ActorView) -> ActorChange {
     let has_param = |view: &ActorView, name: &str| view.params.iter().any(|(n, _)| n == name);
     let read = |view: &ActorView, name: &str| view.reads.iter().any(|n| n == name);
+    let kept = |view: &ActorView, name: &str| view.kept.iter().any(|(n, _)| n == name);
+    let new_params = new.params.iter().filter(|(n, _)| read(new, n) && !has_param(old, n));
+    let (restored_params, reset_params) = new_params.cloned().partition(|(n, _)| kept(old, n));
     let old_leaf = |name: &str| old.leaves.iter().find(|l| l.name == name);
     // Each new channel's index among the old graph's channels, by name.
     let old_channel: Vec<Option<usize>> =
@@ -176,8 +193,10 @@ fn change(old: &ActorView, new: &ActorView) -> ActorChange {
     ActorChange {
         name: new.name.clone(),
         spec: new.spec.clone(),
-        removed_params: old.reads.iter().filter(|n| !has_param(new, n)).cloned().collect(),
-        reset_params: new.params.iter().filter(|(n, _)| read(new, n) && !has_param(old, n)).cloned().collect(),
+        removed_params: old.reads.iter().filter(|n| !has_param(new, n) && !kept(new, n)).cloned().collect(),
+        kept_params: new.kept.iter().filter(|(n, _)| old.reads.contains(n) && !kept(old, n)).cloned().collect(),
+        reset_params,
+        restored_params,
         reset_leaves: new.leaves.iter().filter(|l| old_leaf(&l.name).is_none()).map(|l| l.name.clone()).collect(),
         clamped_leaves: new
             .leaves
@@ -205,6 +224,7 @@ mod tests {
             spec: "blend_tree locomotion".into(),
             params: params.iter().map(|p| (p.to_string(), 0.5)).collect(),
             reads: params.iter().map(|p| p.to_string()).collect(),
+            kept: Vec::new(),
             leaves,
             channels: vec!["default".into()],
             default_shares: vec![default_share],
@@ -226,6 +246,19 @@ mod tests {
             change.weights.iter().map(|r| (r.leaf.as_str(), r.before[0], r.after[0])).collect();
         assert_eq!(rows, [("idle", Some(0.5), Some(0.25)), ("sprint", None, Some(0.75)), ("jog", Some(0.5), None)]);
         assert!(!change.kept_everything());
+    }
+
+    #[test]
+    fn a_resting_actor_keeps_the_values_of_parameters_the_library_lost_and_gets_them_back() {
+        let reading = view(&["speed"], vec![leaf("idle", 1.0, 0.0)], 0.0);
+        let resting = ActorView { kept: vec![("speed".into(), 0.8)], ..view(&[], vec![], 1.0) };
+        let change = &diff(std::slice::from_ref(&reading), std::slice::from_ref(&resting))[0];
+        assert_eq!(change.kept_params, [("speed".to_string(), 0.8)]);
+        assert!(change.removed_params.is_empty(), "{change:?}");
+        let back = ActorView { params: vec![("speed".into(), 0.8)], ..reading };
+        let change = &diff(&[resting], &[back])[0];
+        assert_eq!(change.restored_params, [("speed".to_string(), 0.8)]);
+        assert!(change.reset_params.is_empty(), "{change:?}");
     }
 
     #[test]

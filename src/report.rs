@@ -540,17 +540,21 @@ fn names_listed(names: &[&str]) -> String {
     named
 }
 
-/// What a reload removed and reset for an actor: `removed: …` and `reset: …`, each if any.
+/// What a reload removed and reset for an actor: `removed: …`, `kept while it rests: …`
+/// (parameters the library lost whose values a resting actor keeps), `reset: …` and
+/// `restored: …` (those values back when the library declares them again), each if any.
 fn news(change: &ActorChange) -> Vec<String> {
     let mut removed: Vec<String> = change.removed_params.iter().map(|p| format!("parameter {p}")).collect();
     removed.extend(change.removed_leaves.iter().map(|l| format!("leaf {l}")));
+    let kept = change.kept_params.iter().map(|(p, v)| format!("parameter {p} = {}", fixed(*v))).collect();
+    let restored = change.restored_params.iter().map(|(p, v)| format!("parameter {p} = {}", fixed(*v))).collect();
     let mut reset: Vec<String> =
         change.reset_params.iter().map(|(p, v)| format!("parameter {p} = {} (default)", fixed(*v))).collect();
     reset.extend(change.reset_leaves.iter().map(|l| format!("leaf {l} at time 0")));
     reset.extend(
         change.clamped_leaves.iter().map(|(l, from, to)| format!("leaf {l} time {} → {}", fixed(*from), fixed(*to))),
     );
-    [("removed", removed), ("reset", reset)]
+    [("removed", removed), ("kept while it rests", kept), ("reset", reset), ("restored", restored)]
         .into_iter()
         .filter(|(_, list)| !list.is_empty())
         .map(|(label, list)| format!("{label}: {}", list.join(", ")))
