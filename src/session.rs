@@ -274,17 +274,17 @@ impl Session {
     /// than in the graph, unless [`Session::refresh_graph`] brought them over since the last
     /// frame.
     pub fn graph(&self, id: ActorId) -> Cow<'_, Graph> {
-        self.rows.graph(id, &self.actors[id].graph)
+        self.rows.graph(id, &self.actors[id].graph, &self.snapshot)
     }
     /// Brings actor `id`'s numbers from its row into its graph (nothing for an actor that
     /// runs its own graph): [`Session::graph`] then lends the graph without copying it, until
     /// the next frame. For readers that can take the session mutably, before reading.
     pub fn refresh_graph(&mut self, id: ActorId) {
-        self.rows.refresh(id, &mut self.actors[id].graph);
+        self.rows.refresh(id, &mut self.actors[id].graph, &self.snapshot);
     }
     /// Takes actor `id`'s numbers out of its row into its graph, before the graph changes.
     fn detach(&mut self, id: ActorId) {
-        self.rows.detach(id, &mut self.actors[id].graph);
+        self.rows.detach(id, &mut self.actors[id].graph, &self.snapshot);
     }
     /// Actor `id`'s parameter states, by parameter id.
     pub fn params(&self, id: ActorId) -> &[ParamState] {
@@ -487,7 +487,7 @@ impl Session {
         let files = self.snapshot.files.iter().map(|(path, _)| path.clone()).collect();
         self.log(None, EventKind::ReloadApplied { generation: self.generation, files });
         // Every graph is rebuilt, from graphs holding their numbers.
-        self.rows.release_all(&mut self.actors[..]);
+        self.rows.release_all(&mut self.actors[..], &old);
         let old_params = std::mem::replace(&mut self.params, ParamTable::new(self.snapshot.parameters.len()));
         for id in 0..self.actors.len() {
             let actor = &self.actors[id];

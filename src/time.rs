@@ -72,7 +72,12 @@ impl Ticks {
 
     /// The largest frame `f` with `of_frame(f, rate) ≤ self`.
     pub fn last_frame_at(self, rate: u32) -> i64 {
-        let mut frame = (self.0 as i128 * rate as i128).div_euclid(TICKS_PER_SECOND as i128) as i64;
+        // The product in 64 bits where it fits (a division in 128 bits costs several times
+        // more, and a row asks at every visit of a playback: `Playback::quiet_until`).
+        let mut frame = match self.0.checked_mul(rate as i64) {
+            Some(product) => product.div_euclid(TICKS_PER_SECOND),
+            None => (self.0 as i128 * rate as i128).div_euclid(TICKS_PER_SECOND as i128) as i64,
+        };
         while Ticks::of_frame(frame + 1, rate) <= self {
             frame += 1;
         }
@@ -172,6 +177,21 @@ mod tests {
                 let t = Ticks::of_frame(frame, rate);
                 assert_eq!(t.last_frame_at(rate), frame);
                 assert_eq!((t - Ticks(1)).last_frame_at(rate), frame - 1);
+            }
+        }
+        // Times whose product with the rate leaves 64 bits, on either side.
+        for rate in [60, 100_000] {
+            for t in [
+                Ticks(i64::MAX / rate - 1),
+                Ticks(i64::MAX / rate + 1),
+                Ticks(4 * 10i64.pow(17)),
+                Ticks(-(10i64.pow(17))),
+            ] {
+                let frame = t.last_frame_at(rate as u32);
+                assert!(
+                    Ticks::of_frame(frame, rate as u32) <= t && t < Ticks::of_frame(frame + 1, rate as u32),
+                    "{t:?}"
+                );
             }
         }
     }

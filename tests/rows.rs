@@ -67,6 +67,10 @@ children = [
   { motion = "e", position = [-1.0, 0.0] },
 ]
 
+[blend_trees.veil]
+type = "direct"
+children = [{ motion = "c", parameter = "x" }, { motion = "e", parameter = "y" }]
+
 [blend_trees.nested]
 type = "1d"
 parameter = "x"
@@ -77,6 +81,18 @@ wrap = "none"
 [[timelines.struck.tracks]]
 name = "reaction"
 clips = [{ start = 0.0, duration = 0.6, motion = "hit", ease_in = 0.1, ease_out = 0.2 }]
+
+[timelines.braced]
+wrap = "hold"
+[[timelines.braced.tracks]]
+name = "guard"
+clips = [{ start = 0.1, duration = 0.4, motion = "swing", ease_in = 0.1, post_extrapolation = "hold" }]
+
+[timelines.lingering]
+wrap = "none"
+[[timelines.lingering.tracks]]
+name = "pose"
+clips = [{ start = 0.0, duration = 0.3, motion = "d", ease_in = 0.1, post_extrapolation = "hold" }]
 
 [timelines.combo]
 wrap = "loop"
@@ -102,6 +118,13 @@ layers = [
   { name = "moves", timeline = "combo", weight = 0.8 },
 ]
 
+[graphs.brawler]
+layers = [
+  { name = "base", blend_tree = "two" },
+  { name = "action", timeline = "struck", autoplay = false },
+  { name = "flourish", blend_tree = "veil" },
+]
+
 [graphs.stacked]
 layers = [
   { name = "low", blend_tree = "nested" },
@@ -113,8 +136,9 @@ fn library() -> Snapshot {
     compile(&[SourceFile { path: "rows.toml".into(), text: LIBRARY.into() }]).snapshot.expect("the library compiles")
 }
 
-const SPECS: [fn() -> ActorSpec; 5] = [
+const SPECS: [fn() -> ActorSpec; 6] = [
     || ActorSpec::Graph("fighter".into()),
+    || ActorSpec::Graph("brawler".into()),
     || ActorSpec::Graph("dancer".into()),
     || ActorSpec::Graph("stacked".into()),
     || ActorSpec::BlendTree("two".into()),
@@ -132,6 +156,7 @@ enum Change {
     Play {
         actor: usize,
         timeline: usize,
+        layer: usize,
         from: f64,
     },
     Seek {
@@ -152,7 +177,12 @@ enum Change {
 fn change(actors: usize) -> impl Strategy<Value = Change> {
     prop_oneof![
         (0..actors, 0..4usize, -1.5..1.5f64).prop_map(|(actor, param, value)| Change::Param { actor, param, value }),
-        (0..actors, 0..2usize, 0.0..0.7f64).prop_map(|(actor, timeline, from)| Change::Play { actor, timeline, from }),
+        (0..actors, 0..4usize, 0..3usize, 0.0..0.7f64).prop_map(|(actor, timeline, layer, from)| Change::Play {
+            actor,
+            timeline,
+            layer,
+            from
+        }),
         (0..actors, 0.0..1.0f64).prop_map(|(actor, to)| Change::Seek { actor, to }),
         (0..actors, 0..6usize, 0.0..3.0f64).prop_map(|(actor, leaf, seconds)| Change::LocalTime {
             actor,
@@ -171,10 +201,11 @@ fn apply(session: &mut Session, handles: &mut [Option<PlaybackHandle>], change: 
             let name = ["speed", "lean", "x", "y"][param];
             session.set_param(actor, name, value).expect("a parameter of the library");
         }
-        Change::Play { actor, timeline, from } => {
-            let name = ["struck", "combo"][timeline];
+        Change::Play { actor, timeline, layer, from } => {
+            let (name, layer) =
+                (["struck", "combo", "braced", "lingering"][timeline], [None, Some("action"), Some("flourish")][layer]);
             let start = Ticks::from_secs(from).expect("a time");
-            if let Ok(handle) = session.play(actor, name, None, start) {
+            if let Ok(handle) = session.play(actor, name, layer, start) {
                 handles[actor] = Some(handle);
             }
         }
@@ -267,5 +298,38 @@ fn actor_of(change: &Change) -> usize {
         | Change::Seek { actor, .. }
         | Change::LocalTime { actor, .. }
         | Change::Read { actor } => actor,
+    }
+}
+
+/// Scenes through the quiet frames of a timeline slot (a plateau of `struck`, `braced`
+/// holding at its end, `lingering` held past its end until it completes there), each checked frame by frame as above: the direct tree above it
+/// changes its scale, and reads and seeks land inside quiet spans.
+#[test]
+fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
+    let play = |timeline, from| Change::Play { actor: 0, timeline, layer: 1, from };
+    let veil = |param, value| Change::Param { actor: 0, param, value };
+    let scenes: [&[(&[Change], u64)]; 5] = [
+        // A plateau, the direct tree above it covering more, then less.
+        &[(&[play(0, 0.0)], 9), (&[veil(2, 0.5)], 4), (&[veil(3, 0.2)], 3), (&[veil(2, 0.0)], 20)],
+        // Reads and a seek inside the plateau.
+        &[(&[play(0, 0.05)], 10), (&[Change::Read { actor: 0 }], 3), (&[Change::Seek { actor: 0, to: 0.2 }], 4)],
+        // `braced` holding at its end, read while it holds, under the tree.
+        &[(&[play(2, 0.3)], 20), (&[Change::Read { actor: 0 }], 30), (&[veil(3, 0.4)], 5)],
+        // `lingering` completing at its end, its clip still held.
+        &[(&[play(3, 0.0)], 25), (&[veil(2, 0.4)], 2)],
+        // `braced` on a plateau, then `struck` played over it.
+        &[(&[play(2, 0.25)], 6), (&[play(0, 0.15)], 8), (&[veil(2, 0.3), play(0, 0.0)], 8)],
+    ];
+    for scene in scenes {
+        let mut session = Session::new(library());
+        session.spawn("brawler", SPECS[1]()).expect("an asset of the library");
+        let mut handles = vec![None];
+        for &(changes, frames) in scene {
+            for change in changes {
+                apply(&mut session, &mut handles, change);
+            }
+            let frames = session.plan_frames(frames).expect("frames");
+            run_and_check(&mut session, frames).expect("the rows' frame is the graph's own");
+        }
     }
 }

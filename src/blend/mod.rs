@@ -724,11 +724,32 @@ pub fn step_trees<'a>(
     trees: impl Iterator<Item = (&'a mut [f64], &'a mut TreeState, &'a [ParamState])>,
     dt: f64,
 ) {
-    match shape.flat_one_d.as_ref().map(|flat| flat.plain) {
-        Some(true) => trees.for_each(|(numbers, state, params)| {
+    let Some(flat) = shape.flat_one_d.as_ref().filter(|flat| flat.plain) else {
+        return trees.for_each(|(numbers, state, params)| step_tree(shape, numbers, state, params, dt));
+    };
+    match flat.thresholds.count() {
+        2 => step_flat_trees::<2>(shape, flat, trees, dt),
+        3 => step_flat_trees::<3>(shape, flat, trees, dt),
+        4 => step_flat_trees::<4>(shape, flat, trees, dt),
+        _ => trees.for_each(|(numbers, state, params)| {
             step_flat(shape, numbers, state, params, dt, |param, _| param.smoothed)
         }),
-        _ => trees.for_each(|(numbers, state, params)| step_tree(shape, numbers, state, params, dt)),
+    }
+}
+
+/// [`step_trees`] of flat `1d` trees of `N` leaves and a plain parameter: each tree's frame
+/// ([`flat_frame_of`] on [`FlatOneD::sized_parts`]) inlined into one loop, with no call, no
+/// dispatch on the leaf count and no check of the parameter's kind per tree.
+#[inline(never)]
+fn step_flat_trees<'a, const N: usize>(
+    shape: &TreeShape,
+    flat: &FlatOneD,
+    trees: impl Iterator<Item = (&'a mut [f64], &'a mut TreeState, &'a [ParamState])>,
+    dt: f64,
+) {
+    for (numbers, TreeState { clock, evaluations }, params) in trees {
+        let input = params[flat.parameter].smoothed;
+        flat_frame_of(shape, flat.sized_parts::<N>(shape, numbers), evaluations, clock, (input, dt));
     }
 }
 

@@ -114,6 +114,24 @@ impl TimelineSlot {
         written
     }
 
+    /// Right after [`TimelineSlot::update_and_write`] at clock time `now`: the first clock
+    /// frame whose update may change more than the playback's local times
+    /// ([`Playback::quiet_until`]); `None` when the next one may, or the slot fell asleep.
+    /// Until then each frame would write nothing (no live leaves) and return what this one
+    /// did, as long as the scale stays the same.
+    fn quiet_until(&self, snapshot: &Snapshot, now: FrameTime) -> Option<i64> {
+        let p = self.playback.as_ref().filter(|_| self.awake)?;
+        p.quiet_until(&snapshot.timelines[p.timeline], now)
+    }
+
+    /// Runs late the last quiet frame a caller skipped, at clock time `now`
+    /// ([`Playback::catch_up`]).
+    fn catch_up(&mut self, snapshot: &Snapshot, now: FrameTime) {
+        if let Some(p) = &mut self.playback {
+            p.catch_up(snapshot, now);
+        }
+    }
+
     /// Clears the live leaves of an awake playback once every channel has its shares.
     #[inline(always)]
     fn clear_live(&mut self) {

@@ -39,9 +39,10 @@ use std::sync::Arc;
 use super::{FrameStep, Graph, Plan, Source, TimelineSlot, clip_time_after, write_clip, write_tree};
 use crate::blend::params::ParamTable;
 use crate::blend::{TreeShape, TreeState, step_trees};
-use crate::compile::ClipId;
+use crate::compile::{ClipId, Snapshot};
 use crate::event::EventKind;
 use crate::session::ActorId;
+use crate::time::FrameTime;
 
 /// Where a frame finds an actor's graph (the session's actors).
 pub trait Graphs {
@@ -106,9 +107,39 @@ struct Group {
     /// Per timeline layer, whether each row's timeline slot is awake (its graph's slot
     /// says so too; a frame reads this one and visits the graph only when it is set).
     awake: Vec<Vec<bool>>,
+    /// Per timeline layer, each row's quiet frames: those an awake slot spends without a
+    /// visit.
+    quiet: Vec<Vec<Quiet>>,
     /// The actors of a timeline layer's awake rows, in order, while its stage runs; kept
     /// between frames, so that listing them allocates nothing.
     visits: Vec<ActorId>,
+}
+
+/// The quiet frames of a row's awake timeline slot ([`TimelineSlot::quiet_until`]): a frame
+/// before clock frame `until` whose scale is `scale` would only move the playback's local
+/// times, write nothing and return `coverage` and `output`, as the visit that found them did.
+/// The row returns them without visiting the graph; the graph's playback runs the last frame
+/// it skipped late (`skipped`), before anything reads or changes it ([`Group::load`]). A visit
+/// needs no such catch-up: its frame advances (a row's frames always do) and moves the time
+/// and every local time the skipped frames moved.
+#[derive(Copy, Clone, Debug)]
+struct Quiet {
+    until: i64,
+    scale: f64,
+    coverage: f64,
+    output: f64,
+    /// The last frame the row skipped since the graph's playback last ran.
+    skipped: Option<FrameTime>,
+}
+
+impl Quiet {
+    /// Every frame visits.
+    const NONE: Quiet = Quiet { until: i64::MIN, scale: f64::NAN, coverage: 0.0, output: 0.0, skipped: None };
+
+    /// Whether the frame at `now` is quiet, at the scale it was found at.
+    fn holds(&self, now: FrameTime) -> bool {
+        now.frame < self.until
+    }
 }
 
 /// How the numbers of a graph lie in a row. Graphs whose layers play the same kinds of
@@ -226,9 +257,10 @@ fn leaf_count(graph: &Graph) -> usize {
 
 impl Group {
     fn new(layout: Layout) -> Group {
-        let (trees, awake) = (vec![Vec::new(); layout.trees], vec![Vec::new(); layout.timelines]);
+        let trees = vec![Vec::new(); layout.trees];
+        let (awake, quiet) = (vec![Vec::new(); layout.timelines], vec![Vec::new(); layout.timelines]);
         let (actors, numbers, visits) = Default::default();
-        Group { layout, actors, numbers, trees, awake, visits }
+        Group { layout, actors, numbers, trees, awake, quiet, visits }
     }
 
     /// Adds a row for `actor` with `graph`'s numbers; returns its index.
@@ -237,6 +269,7 @@ impl Group {
         self.numbers.resize(self.numbers.len() + self.layout.stride, 0.0);
         self.trees.iter_mut().for_each(|states| states.push(TreeState::default()));
         self.awake.iter_mut().for_each(|flags| flags.push(false));
+        self.quiet.iter_mut().for_each(|quiet| quiet.push(Quiet::NONE));
         let row = self.actors.len() - 1;
         self.store(row, graph);
         row
@@ -253,6 +286,7 @@ impl Group {
         self.numbers.truncate(last * stride);
         self.trees.iter_mut().for_each(|states| _ = states.swap_remove(row));
         self.awake.iter_mut().for_each(|flags| _ = flags.swap_remove(row));
+        self.quiet.iter_mut().for_each(|quiet| _ = quiet.swap_remove(row));
         self.actors.swap_remove(row);
         (row != last).then(|| self.actors[row])
     }
@@ -270,7 +304,10 @@ impl Group {
                     self.trees[*state][row] = tree_state;
                 }
                 (RowSource::Clip { time, .. }, Source::Clip(clip)) => numbers[*time] = clip.time,
-                (RowSource::Timeline { awake }, Source::Timeline(slot)) => self.awake[*awake][row] = slot.awake,
+                (RowSource::Timeline { awake }, Source::Timeline(slot)) => {
+                    self.awake[*awake][row] = slot.awake;
+                    self.quiet[*awake][row] = Quiet::NONE;
+                }
                 _ => unreachable!("a graph of the group's layout"),
             }
         }
@@ -280,8 +317,9 @@ impl Group {
     }
 
     /// Copies row `row`'s numbers into `graph`, whose layout is the group's (the awake flags
-    /// stay: the graph's slots keep them too).
-    fn load(&self, row: usize, graph: &mut Graph) {
+    /// stay: the graph's slots keep them too), and runs late the quiet frame each of its slots
+    /// skipped last, on `snapshot` (the one the playbacks play on).
+    fn load(&self, row: usize, graph: &mut Graph, snapshot: &Snapshot) {
         let layout = &self.layout;
         let numbers = &self.numbers[row * layout.stride..][..layout.stride];
         for (l, (kept, layer)) in layout.layers.iter().zip(&mut graph.layers).enumerate() {
@@ -291,7 +329,11 @@ impl Group {
                     tree.set_frame_state(&numbers[at.clone()], self.trees[*state][row]);
                 }
                 (RowSource::Clip { time, .. }, Source::Clip(clip)) => clip.time = numbers[*time],
-                (RowSource::Timeline { .. }, Source::Timeline(_)) => {}
+                (RowSource::Timeline { awake }, Source::Timeline(slot)) => {
+                    if let Some(now) = self.quiet[*awake][row].skipped {
+                        slot.catch_up(snapshot, now);
+                    }
+                }
                 _ => unreachable!("a graph of the group's layout"),
             }
         }
@@ -300,11 +342,16 @@ impl Group {
         graph.numbers[layout.graph_totals()].copy_from_slice(&numbers[layout.row_totals()]);
     }
 
+    /// Row `row`'s graph has run the frames it skipped ([`Group::load`]).
+    fn caught_up(&mut self, row: usize) {
+        self.quiet.iter_mut().for_each(|quiet| quiet[row].skipped = None);
+    }
+
     /// One logic frame of every row: each tree layer's frame over the rows, then each layer's
     /// composition, top layer first (see the module's documentation).
     fn run_frame<G: Graphs + ?Sized>(&mut self, frame: &mut Frame<G>) {
         let Frame { step, params, graphs, events, logged } = frame;
-        let Group { layout, actors, numbers, trees, awake, visits } = self;
+        let Group { layout, actors, numbers, trees, awake, quiet, visits } = self;
         for layer in &layout.layers {
             let RowSource::Tree { shape, numbers: at, state, .. } = &layer.source else { continue };
             let rows = numbers.chunks_exact_mut(layout.stride).zip(&mut trees[*state]).zip(actors.iter());
@@ -333,24 +380,39 @@ impl Group {
                     Some(write_clip(column, scale))
                 }),
                 RowSource::Timeline { awake: at } => {
+                    let (awake, quiet, now) = (&mut awake[*at], &mut quiet[*at], step.now);
                     visits.clear();
-                    let awake = &mut awake[*at];
-                    visits
-                        .extend(awake.iter().zip(actors.iter()).filter(|(awake, _)| **awake).map(|(_, &actor)| actor));
+                    let rows = awake.iter().zip(quiet.iter()).zip(actors.iter());
+                    let due = rows.filter(|((awake, quiet), _)| **awake && !quiet.holds(now));
+                    visits.extend(due.map(|(_, &actor)| actor));
                     let mut upcoming = visits.iter().copied();
                     stage.run(numbers, |row, _, column, scale| {
-                        let awake = &mut awake[row];
+                        let (awake, quiet) = (&mut awake[row], &mut quiet[row]);
                         if !*awake {
                             return None;
                         }
-                        prefetch_visits(&**graphs, upcoming.clone(), l);
-                        let actor = upcoming.next().expect("an awake row is listed");
+                        let actor = if !quiet.holds(now) {
+                            prefetch_visits(&**graphs, upcoming.clone(), l);
+                            upcoming.next().expect("an awake row that is not quiet is listed")
+                        } else if scale == quiet.scale {
+                            quiet.skipped = Some(now);
+                            return Some((quiet.coverage, quiet.output));
+                        } else {
+                            // Quiet, but the layers above changed its scale: a visit not listed.
+                            actors[row]
+                        };
                         let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
                             unreachable!("a timeline layer")
                         };
                         let written = slot.update_and_write(step, params.of(actor), events, column, scale);
                         logged.extend(events.drain(..).map(|kind| (actor, kind)));
                         *awake = slot.awake;
+                        *quiet = match (slot.quiet_until(step.snapshot, now), written) {
+                            (Some(until), Some((coverage, output))) => {
+                                Quiet { until, scale, coverage, output, skipped: None }
+                            }
+                            _ => Quiet::NONE,
+                        };
                         written
                     })
                 }
@@ -470,11 +532,11 @@ impl Rows {
 
     /// Actor `actor`'s graph as a frame left it: its own, or a copy with its row's numbers
     /// while they are newer than the graph's ([`Rows::refresh`] makes them the graph's).
-    pub fn graph<'g>(&self, actor: ActorId, graph: &'g Graph) -> Cow<'g, Graph> {
+    pub fn graph<'g>(&self, actor: ActorId, graph: &'g Graph, snapshot: &Snapshot) -> Cow<'g, Graph> {
         match self.places[actor] {
             Place::Row { group, row } if self.refreshed[actor] != self.frames => {
                 let mut copy = graph.clone();
-                self.groups[group].load(row, &mut copy);
+                self.groups[group].load(row, &mut copy, snapshot);
                 Cow::Owned(copy)
             }
             Place::Own | Place::Row { .. } | Place::Detached { .. } => Cow::Borrowed(graph),
@@ -484,20 +546,22 @@ impl Rows {
     /// Gives actor `actor`'s graph its row's numbers, so that [`Rows::graph`] lends it until
     /// the next frame instead of copying it (a copy costs what the graph and its playbacks
     /// weigh, a refresh what the row does).
-    pub fn refresh(&mut self, actor: ActorId, graph: &mut Graph) {
+    pub fn refresh(&mut self, actor: ActorId, graph: &mut Graph, snapshot: &Snapshot) {
         if let Place::Row { group, row } = self.places[actor]
             && self.refreshed[actor] != self.frames
         {
-            self.groups[group].load(row, graph);
+            self.groups[group].load(row, graph, snapshot);
+            self.groups[group].caught_up(row);
             self.refreshed[actor] = self.frames;
         }
     }
 
     /// Gives actor `actor`'s graph its row's numbers before something changes it: the graph
     /// holds them until the next frame ([`Rows::rejoin`]).
-    pub fn detach(&mut self, actor: ActorId, graph: &mut Graph) {
+    pub fn detach(&mut self, actor: ActorId, graph: &mut Graph, snapshot: &Snapshot) {
         if let Place::Row { group, row } = self.places[actor] {
-            self.groups[group].load(row, graph);
+            self.groups[group].load(row, graph, snapshot);
+            self.groups[group].caught_up(row);
             self.places[actor] = Place::Detached { group, row };
             self.detached.push(actor);
         }
@@ -526,11 +590,11 @@ impl Rows {
 
     /// Gives every actor in a row its numbers back and empties the rows: every actor runs
     /// on its own until placed again (a reload rebuilds the graphs).
-    pub fn release_all(&mut self, graphs: &mut (impl Graphs + ?Sized)) {
+    pub fn release_all(&mut self, graphs: &mut (impl Graphs + ?Sized), snapshot: &Snapshot) {
         let frames = self.frames;
         for actor in 0..self.places.len() {
             if let Place::Row { group, row } = self.places[actor] {
-                self.groups[group].load(row, graphs.graph_mut(actor));
+                self.groups[group].load(row, graphs.graph_mut(actor), snapshot);
             }
         }
         *self = Rows { frames, ..Rows::default() };
@@ -544,6 +608,7 @@ impl Rows {
     /// One logic frame of every actor in a row (detached ones must have rejoined).
     pub fn run_frame<G: Graphs + ?Sized>(&mut self, mut frame: Frame<G>) {
         debug_assert!(self.detached.is_empty(), "detached rows rejoin before a frame");
+        debug_assert!(frame.step.dt > 0.0, "a frame of the rows advances (quiet frames rely on it)");
         self.frames += 1;
         for group in &mut self.groups {
             group.run_frame(&mut frame);

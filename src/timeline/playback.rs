@@ -656,6 +656,54 @@ impl Playback {
         }
     }
 
+    /// Right after a logic frame at clock time `now` ([`Playback::advance`]): the first clock
+    /// frame whose advance may do more than move the active clips' local times — fire,
+    /// run a task, complete, change the active set or a weight, compose — or `None` when the
+    /// next one may. Frames before it are *quiet*: each leaves the playback as the last of
+    /// them alone would (its time, `last` and the active clips' local times are functions of
+    /// its clock time), so a caller may skip them and run the last one late
+    /// ([`Playback::catch_up`]).
+    ///
+    /// Quiet frames need a playback that plays a timeline without markers, loops and task
+    /// clips, whose active clips have no runtime of their own (a tree, a nested timeline),
+    /// and a time inside the span where the active set holds (`steady`) and where no active
+    /// clip's weight changes (`settled`). Before `D`, where the timeline time is the raw
+    /// time, the quiet frames are those whose raw time is below the end of both spans and
+    /// `D` (a `none` timeline completes at `D`); at `D` on a `hold` timeline, every later
+    /// frame (the time stays `D`).
+    pub fn quiet_until(&self, def: &Timeline, now: FrameTime) -> Option<i64> {
+        let t = self.time;
+        let plain = self.active.iter().all(|&c| !def.clips[c as usize].has_inner_runtime());
+        if self.state != PlaybackState::Playing || def.fires_in_windows() || def.lifetime.is_some() || !plain {
+            return None;
+        }
+        let raw = self.raw_time(now);
+        if def.wrap == WrapMode::Hold && t == def.duration && raw >= t {
+            return (self.steady.contains(&t) && self.settled.contains(&t)).then_some(i64::MAX);
+        }
+        if raw != t || t >= def.duration {
+            return None;
+        }
+        // Right after a frame both spans hold `t` (or are the empty `t..t`: no frame is quiet).
+        // The first frame whose raw time, `anchor_time + of_frame(frame − anchor)`, reaches
+        // `until`.
+        let until = self.steady.end.min(self.settled.end).min(def.duration);
+        let ahead = until - self.anchor_time;
+        let frames = ahead.last_frame_at(now.rate);
+        let frames = if Ticks::of_frame(frames, now.rate) < ahead { frames + 1 } else { frames };
+        Some(self.anchor.frame.saturating_add(frames))
+    }
+
+    /// Runs late the last of the quiet frames ([`Playback::quiet_until`]) a caller skipped,
+    /// the one at clock time `now`: the playback is then where running each of them would
+    /// have left it.
+    pub fn catch_up(&mut self, snapshot: &Snapshot, now: FrameTime) {
+        let mut events = Vec::new();
+        // A quiet frame reads no parameter (no active clip plays a tree) and logs nothing.
+        self.advance(snapshot, &[], now, &mut events);
+        debug_assert!(events.is_empty(), "a quiet frame logs nothing");
+    }
+
     /// Evaluates weights at the current time without firing markers (at play and after a
     /// reload), so weights are visible before the first frame.
     pub fn evaluate_now(
