@@ -70,14 +70,23 @@ impl Ticks {
         Ticks(rounded.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
     }
 
+    /// The smallest frame `f` with `of_frame(f, rate) ≥ self`. For `self = a ≥ 1` that is
+    /// `⌈r·(2a − 1) / 2T⌉` (`T` ticks per second): for `f ≥ 0`, `of_frame(f) = ⌊(2f·T + r) / 2r⌋`,
+    /// which reaches the whole number `a` exactly when `2f·T + r ≥ 2r·a`. Other times, and
+    /// products beyond 64 bits, go through [`Ticks::last_frame_at`].
+    pub fn first_frame_from(self, rate: u32) -> i64 {
+        let twice_second = 2 * TICKS_PER_SECOND;
+        let scaled = (self.0 >= 1).then(|| (2 * (self.0 as i128) - 1) * rate as i128);
+        if let Some(scaled) = scaled.and_then(|n| i64::try_from(n).ok()) {
+            return scaled / twice_second + i64::from(scaled % twice_second != 0);
+        }
+        let frame = self.last_frame_at(rate);
+        if Ticks::of_frame(frame, rate) < self { frame + 1 } else { frame }
+    }
+
     /// The largest frame `f` with `of_frame(f, rate) ≤ self`.
     pub fn last_frame_at(self, rate: u32) -> i64 {
-        // The product in 64 bits where it fits (a division in 128 bits costs several times
-        // more, and a row asks at every visit of a playback: `Playback::quiet_until`).
-        let mut frame = match self.0.checked_mul(rate as i64) {
-            Some(product) => product.div_euclid(TICKS_PER_SECOND),
-            None => (self.0 as i128 * rate as i128).div_euclid(TICKS_PER_SECOND as i128) as i64,
-        };
+        let mut frame = (self.0 as i128 * rate as i128).div_euclid(TICKS_PER_SECOND as i128) as i64;
         while Ticks::of_frame(frame + 1, rate) <= self {
             frame += 1;
         }
@@ -166,6 +175,25 @@ mod tests {
         for rate in [1, 7, 24, 30, 60, 64, 120, 1000, u32::MAX] {
             for frame in frames {
                 assert_eq!(Ticks::of_frame(frame, rate), Ticks::of_frame_wide(frame, rate), "{frame} at {rate} Hz");
+            }
+        }
+    }
+
+    #[test]
+    fn first_frame_from_is_the_first_frame_at_or_after() {
+        let brute = |t: Ticks, rate: u32| {
+            let frame = t.last_frame_at(rate);
+            if Ticks::of_frame(frame, rate) < t { frame + 1 } else { frame }
+        };
+        for rate in [1, 7, 24, 30, 60, 64, 120, 1000, 100_000] {
+            for frame in -3..400 {
+                let t = Ticks::of_frame(frame, rate);
+                for t in [t - Ticks(1), t, t + Ticks(1)] {
+                    assert_eq!(t.first_frame_from(rate), brute(t, rate), "{t:?} at {rate} Hz");
+                }
+            }
+            for t in [Ticks(i64::MAX / 4), Ticks(i64::MAX / rate as i64 / 2 + 7), Ticks(4 * 10i64.pow(17))] {
+                assert_eq!(t.first_frame_from(rate), brute(t, rate), "{t:?} at {rate} Hz");
             }
         }
     }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::compile::{AT_END, ClipId, Layout, Motion, ParamId, Parameter, Placement, Snapshot, TreeId};
 use crate::config::raw::SyncMode;
 use geometry::Point;
-use one_d::{ThresholdSlices, Thresholds};
+use one_d::{SizedThresholds, ThresholdSlices, Thresholds};
 use params::ParamState;
 
 /// What every 2D layout offers: its children's positions and their weights at an input.
@@ -256,20 +256,40 @@ impl FlatOneD {
         FlatParts { thresholds, lengths, leaves: Leaves { weights, times: &mut times[..thresholds.count()] }, input }
     }
 
-    /// [`FlatOneD::parts`] of a tree of `N` leaves (the caller knows it has `N`), cut from
-    /// arrays of `N`: the frame inlined where they are read knows their length, so its pass
-    /// over the leaves unrolls and checks no bounds.
+    /// What a frame reads of the shape of a flat tree of `N` leaves (the caller knows it has
+    /// `N`), copied into arrays of `N` ([`Thresholds::sized`]): cut once for a loop over many
+    /// trees ([`step_flat_trees`]).
     #[inline(always)]
-    fn sized_parts<'a, const N: usize>(&'a self, shape: &'a TreeShape, numbers: &'a mut [f64]) -> FlatParts<'a> {
-        let lengths = shape.placements.lengths.first_chunk::<N>();
-        let (Some(thresholds), Some(lengths), Some((weights, rest))) =
-            (self.thresholds.sized::<N>(), lengths, numbers.split_first_chunk_mut::<N>())
+    fn sized<const N: usize>(&self, shape: &TreeShape) -> SizedFlat<N> {
+        let (Some(thresholds), Some(lengths)) = (self.thresholds.sized::<N>(), shape.placements.lengths.first_chunk())
         else {
+            unreachable!("a flat 1d tree of {N} leaves")
+        };
+        SizedFlat { thresholds, lengths: *lengths }
+    }
+}
+
+/// The thresholds and the leaves' lengths of a flat `1d` tree of `N` leaves
+/// ([`FlatOneD::sized`]).
+#[derive(Clone, Copy)]
+struct SizedFlat<const N: usize> {
+    thresholds: SizedThresholds<N>,
+    lengths: [f64; N],
+}
+
+impl<const N: usize> SizedFlat<N> {
+    /// [`FlatOneD::parts`] of a tree of `N` leaves, cut from arrays of `N`: the frame inlined
+    /// where they are read knows their length, so its pass over the leaves unrolls and checks
+    /// no bounds.
+    #[inline(always)]
+    fn parts<'a>(&'a self, numbers: &'a mut [f64]) -> FlatParts<'a> {
+        let Some((weights, rest)) = numbers.split_first_chunk_mut::<N>() else {
             unreachable!("a flat 1d tree of {N} leaves")
         };
         let Some((times, [input])) = rest.split_first_chunk_mut::<N>() else {
             unreachable!("{N} leaf times, one input")
         };
+        let (thresholds, lengths) = (self.thresholds.slices(), &self.lengths);
         FlatParts { thresholds, lengths, leaves: Leaves { weights, times }, input }
     }
 }
@@ -287,7 +307,7 @@ struct FlatParts<'a> {
 
 /// The flat `1d` frame at blend input `input`: [`TreeShape::evaluate`] of the flat tree, then
 /// [`end_frame`] (see [`flat_frame_of`]). A tree of 2, 3 or 4 leaves, most small trees, runs
-/// a frame compiled for its count ([`FlatOneD::sized_parts`]: its pass unrolled, no vector
+/// a frame compiled for its count ([`FlatOneD::sized`]: its pass unrolled, no vector
 /// loop and its remainder; measured on the crowd's 3 leaves, 130.8 instructions per
 /// character-frame instead of 140.5), any other the same frame over slices of its length.
 ///
@@ -305,9 +325,9 @@ fn flat_frame(
 ) {
     let mut frame = |parts| flat_frame_of(shape, parts, evaluations, clock, input);
     match flat.thresholds.count() {
-        2 => frame(flat.sized_parts::<2>(shape, numbers)),
-        3 => frame(flat.sized_parts::<3>(shape, numbers)),
-        4 => frame(flat.sized_parts::<4>(shape, numbers)),
+        2 => frame(flat.sized::<2>(shape).parts(numbers)),
+        3 => frame(flat.sized::<3>(shape).parts(numbers)),
+        4 => frame(flat.sized::<4>(shape).parts(numbers)),
         _ => frame(flat.parts(shape, numbers)),
     }
 }
@@ -738,7 +758,7 @@ pub fn step_trees<'a>(
 }
 
 /// [`step_trees`] of flat `1d` trees of `N` leaves and a plain parameter: each tree's frame
-/// ([`flat_frame_of`] on [`FlatOneD::sized_parts`]) inlined into one loop, with no call, no
+/// ([`flat_frame_of`] on [`FlatOneD::sized`]) inlined into one loop, with no call, no
 /// dispatch on the leaf count and no check of the parameter's kind per tree.
 #[inline(never)]
 fn step_flat_trees<'a, const N: usize>(
@@ -747,9 +767,10 @@ fn step_flat_trees<'a, const N: usize>(
     trees: impl Iterator<Item = (&'a mut [f64], &'a mut TreeState, &'a [ParamState])>,
     dt: f64,
 ) {
+    let sized = flat.sized::<N>(shape);
     for (numbers, TreeState { clock, evaluations }, params) in trees {
         let input = params[flat.parameter].smoothed;
-        flat_frame_of(shape, flat.sized_parts::<N>(shape, numbers), evaluations, clock, (input, dt));
+        flat_frame_of(shape, sized.parts(numbers), evaluations, clock, (input, dt));
     }
 }
 
@@ -933,7 +954,7 @@ mod tests {
 
     /// Flat `1d` trees with `sync = "none"` and `normalized`, with a curve, a dead zone or
     /// neither (a plain parameter), a threshold two children share and a one-shot leaf, of
-    /// 2, 3 and 4 leaves (each count a frame of its own, [`FlatOneD::sized_parts`]) and 5 (the
+    /// 2, 3 and 4 leaves (each count a frame of its own, [`FlatOneD::sized`]) and 5 (the
     /// frame over slices); and trees that must not be flat `1d`.
     const LIBRARY: &str = r#"
 [parameters]

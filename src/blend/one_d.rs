@@ -57,14 +57,31 @@ impl Thresholds {
         ThresholdSlices { values: &self.values, inverse_gaps: &self.inverse_gaps }
     }
 
-    /// [`Thresholds::slices`] cut from arrays of `N`, so that code inlined where they are read
-    /// knows their length: its passes unroll and check no bounds. `None` unless there are `N`
-    /// thresholds.
+    /// The thresholds and their gaps' reciprocals copied into arrays of `N`, so that code
+    /// inlined where they are read knows their length (its passes unroll and check no bounds),
+    /// and a loop over many trees keeps them in registers (borrowed, they were read again
+    /// after each write to a tree's numbers, which LLVM cannot tell apart from them). `None`
+    /// unless there are `N` thresholds.
     #[inline(always)]
-    pub fn sized<const N: usize>(&self) -> Option<ThresholdSlices<'_>> {
-        let values: &[f64; N] = self.values.as_slice().try_into().ok()?;
-        let inverse_gaps: &[f64; N] = self.inverse_gaps.as_slice().try_into().ok()?;
-        Some(ThresholdSlices { values, inverse_gaps })
+    pub fn sized<const N: usize>(&self) -> Option<SizedThresholds<N>> {
+        let values = self.values.as_slice().try_into().ok()?;
+        let inverse_gaps = self.inverse_gaps.as_slice().try_into().ok()?;
+        Some(SizedThresholds { values, inverse_gaps })
+    }
+}
+
+/// A [`Thresholds`] of `N` thresholds, copied ([`Thresholds::sized`]).
+#[derive(Clone, Copy)]
+pub struct SizedThresholds<const N: usize> {
+    values: [f64; N],
+    inverse_gaps: [f64; N],
+}
+
+impl<const N: usize> SizedThresholds<N> {
+    /// [`Thresholds::slices`] of the copy, each slice `N` long.
+    #[inline(always)]
+    pub fn slices(&self) -> ThresholdSlices<'_> {
+        ThresholdSlices { values: &self.values, inverse_gaps: &self.inverse_gaps }
     }
 }
 

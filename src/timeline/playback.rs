@@ -688,10 +688,7 @@ impl Playback {
         // The first frame whose raw time, `anchor_time + of_frame(frame − anchor)`, reaches
         // `until`.
         let until = self.steady.end.min(self.settled.end).min(def.duration);
-        let ahead = until - self.anchor_time;
-        let frames = ahead.last_frame_at(now.rate);
-        let frames = if Ticks::of_frame(frames, now.rate) < ahead { frames + 1 } else { frames };
-        Some(self.anchor.frame.saturating_add(frames))
+        Some(self.anchor.frame.saturating_add((until - self.anchor_time).first_frame_from(now.rate)))
     }
 
     /// Runs late the last of the quiet frames ([`Playback::quiet_until`]) a caller skipped,
