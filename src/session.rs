@@ -696,17 +696,47 @@ impl Session {
         }
         self.check_masks(actor, timeline)?;
         self.actors[actor].graph.prefetch_for_play();
-        self.detach(actor);
         let now = self.clock.now();
-        let a = &mut self.actors[actor];
-        a.about.serial += 1;
-        let serial = a.about.serial;
+        self.actors[actor].about.serial += 1;
+        let serial = self.actors[actor].about.serial;
         let mut events = std::mem::take(&mut self.scratch_events);
-        let replaced =
-            a.graph.play(&self.snapshot, layer, timeline, now, start, serial, &mut events).ok_or_else(|| {
-                SessionError::NotATimelineLayer { actor: a.name().into(), layer: a.graph.layers()[layer].name().into() }
-            })?;
-        a.graph.update(&self.snapshot, self.params.of(actor), 0.0, now, &mut events);
+        let mut logged = std::mem::take(&mut self.frame_events);
+        let snapshot = &self.snapshot;
+        let play = |graph: &mut Graph, events: &mut Vec<EventKind>| {
+            graph.play(snapshot, layer, timeline, now, start, serial, events)
+        };
+        // In a row, the row evaluates it; otherwise its graph does, out of its row.
+        let step = FrameStep { snapshot, dt: 0.0, now };
+        let frame = Frame {
+            step: &step,
+            params: &self.params,
+            graphs: &mut self.actors[..],
+            events: &mut events,
+            logged: &mut logged,
+        };
+        let played = self.rows.restart_in_row(actor, (layer, timeline), frame, play);
+        let replaced = match played {
+            Some(replaced) => {
+                events.extend(logged.drain(..).map(|(_, kind)| kind));
+                replaced
+            }
+            None => {
+                self.rows.detach(actor, &mut self.actors[actor].graph, snapshot);
+                let a = &mut self.actors[actor];
+                let replaced = play(&mut a.graph, &mut events);
+                if replaced.is_some() {
+                    a.graph.update(snapshot, self.params.of(actor), 0.0, now, &mut events);
+                }
+                replaced
+            }
+        };
+        self.frame_events = logged;
+        let a = &mut self.actors[actor];
+        let Some(replaced) = replaced else {
+            self.scratch_events = events;
+            let layer = a.graph.layers()[layer].name().into();
+            return Err(SessionError::NotATimelineLayer { actor: a.name().into(), layer });
+        };
         if let Some((old, state)) = replaced {
             a.about.ended.record(old, state);
         }

@@ -205,8 +205,11 @@ fn apply(session: &mut Session, handles: &mut [Option<PlaybackHandle>], change: 
             let (name, layer) =
                 (["struck", "combo", "braced", "lingering"][timeline], [None, Some("action"), Some("flourish")][layer]);
             let start = Ticks::from_secs(from).expect("a time");
+            let mut own = session.graph(actor).into_owned();
+            let logged = session.events().len();
             if let Ok(handle) = session.play(actor, name, layer, start) {
                 handles[actor] = Some(handle);
+                check_play(session, (actor, &mut own, logged), (name, layer, start, handle.serial));
             }
         }
         Change::Seek { actor, to } => {
@@ -225,6 +228,34 @@ fn apply(session: &mut Session, handles: &mut [Option<PlaybackHandle>], change: 
             assert!(matches!(session.graph(actor), std::borrow::Cow::Borrowed(_)), "a refreshed graph is lent");
         }
     }
+}
+
+/// After `session` played `timeline` on actor `actor` (`layer`, or its default timeline
+/// layer, from `start`, as playback `serial`): the actor's numbers and the events logged since
+/// `logged` are those of its graph before the play (`own`), played and evaluated on its own.
+fn check_play(
+    session: &Session,
+    (actor, own, logged): (usize, &mut Graph, usize),
+    (timeline, layer, start, serial): (&str, Option<&str>, Ticks, u64),
+) {
+    let index = match layer {
+        Some(name) => own.layers().iter().position(|l| l.name() == name),
+        None => own.default_timeline_layer(),
+    };
+    // A play that adds a layer to the graph is not a row's.
+    let Some(index) = index else { return };
+    let (snapshot, now) = (session.snapshot(), session.clock().now());
+    let id = snapshot.timeline_id(timeline).expect("a timeline of the library");
+    let mut events = Vec::new();
+    own.play(snapshot, index, id, now, start, serial, &mut events).expect("a timeline layer");
+    own.update(snapshot, session.params(actor), 0.0, now, &mut events);
+    let logged: Vec<EventKind> = (logged..session.events().len())
+        .filter_map(|i| session.events().get(i))
+        .filter(|e| e.actor() == Some(actor))
+        .map(|e| e.kind.clone())
+        .collect();
+    assert_eq!(numbers(&session.graph(actor)), numbers(own), "actor {actor} after playing {timeline}");
+    assert_eq!(logged, events, "actor {actor} after playing {timeline}");
 }
 
 /// Every number a reader sees of `graph`, as bits.
@@ -308,7 +339,7 @@ fn actor_of(change: &Change) -> usize {
 fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
     let play = |timeline, from| Change::Play { actor: 0, timeline, layer: 1, from };
     let veil = |param, value| Change::Param { actor: 0, param, value };
-    let scenes: [&[(&[Change], u64)]; 5] = [
+    let scenes: [&[(&[Change], u64)]; 6] = [
         // A plateau, the direct tree above it covering more, then less.
         &[(&[play(0, 0.0)], 9), (&[veil(2, 0.5)], 4), (&[veil(3, 0.2)], 3), (&[veil(2, 0.0)], 20)],
         // Reads and a seek inside the plateau.
@@ -317,6 +348,8 @@ fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
         &[(&[play(2, 0.3)], 20), (&[Change::Read { actor: 0 }], 30), (&[veil(3, 0.4)], 5)],
         // `lingering` completing at its end, its clip still held.
         &[(&[play(3, 0.0)], 25), (&[veil(2, 0.4)], 2)],
+        // `struck` played again once it completed and fell asleep, then while it plays.
+        &[(&[play(0, 0.0)], 40), (&[play(0, 0.2)], 5), (&[play(0, 0.1)], 3)],
         // `braced` on a plateau, then `struck` played over it.
         &[(&[play(2, 0.25)], 6), (&[play(0, 0.15)], 8), (&[veil(2, 0.3), play(0, 0.0)], 8)],
     ];

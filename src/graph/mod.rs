@@ -996,6 +996,12 @@ impl Graph {
         Some(replaced)
     }
 
+    /// Whether [`Graph::play`] of `timeline` on layer `layer` restarts the playback there (one
+    /// of the same timeline, whose leaves stay as they are).
+    pub fn restarts_on_play(&self, layer: usize, timeline: TimelineId) -> bool {
+        matches!(&self.layers[layer].source, Source::Timeline(TimelineSlot { playback: Some(p), .. }) if p.timeline == timeline)
+    }
+
     /// The playback with `serial`, if it is on a layer.
     pub fn playback_mut(&mut self, serial: u64) -> Option<&mut Playback> {
         self.layers.iter_mut().find_map(|l| match &mut l.source {

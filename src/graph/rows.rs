@@ -43,6 +43,7 @@ use crate::compile::{ClipId, Snapshot};
 use crate::event::EventKind;
 use crate::session::ActorId;
 use crate::time::FrameTime;
+use crate::timeline::TimelineId;
 
 /// Where a frame finds an actor's graph (the session's actors).
 pub trait Graphs {
@@ -80,6 +81,10 @@ pub struct Rows {
     /// is the current one, the graph is up to date and lent as it is ([`Rows::graph`]).
     refreshed: Vec<u64>,
 }
+
+/// A `refreshed` frame count no frame reaches: the row's numbers changed since the graph last
+/// got them, between frames ([`Rows::restart_in_row`]).
+const STALE: u64 = u64::MAX;
 
 /// Where an actor's frame runs.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -136,9 +141,10 @@ impl Quiet {
     /// Every frame visits.
     const NONE: Quiet = Quiet { until: i64::MIN, scale: f64::NAN, coverage: 0.0, output: 0.0, skipped: None };
 
-    /// Whether the frame at `now` is quiet, at the scale it was found at.
-    fn holds(&self, now: FrameTime) -> bool {
-        now.frame < self.until
+    /// Whether the frame of `step` is quiet, at the scale it was found at (a frame of 0 s,
+    /// which only evaluates, never is).
+    fn holds(&self, step: &FrameStep) -> bool {
+        step.dt > 0.0 && step.now.frame < self.until
     }
 }
 
@@ -318,7 +324,7 @@ impl Group {
 
     /// Copies row `row`'s numbers into `graph`, whose layout is the group's (the awake flags
     /// stay: the graph's slots keep them too), and runs late the quiet frame each of its slots
-    /// skipped last, on `snapshot` (the one the playbacks play on).
+    /// skipped last, on `snapshot` (the one the playbacks play on: [`Group::run_skipped`]).
     fn load(&self, row: usize, graph: &mut Graph, snapshot: &Snapshot) {
         let layout = &self.layout;
         let numbers = &self.numbers[row * layout.stride..][..layout.stride];
@@ -329,17 +335,39 @@ impl Group {
                     tree.set_frame_state(&numbers[at.clone()], self.trees[*state][row]);
                 }
                 (RowSource::Clip { time, .. }, Source::Clip(clip)) => clip.time = numbers[*time],
-                (RowSource::Timeline { awake }, Source::Timeline(slot)) => {
-                    if let Some(now) = self.quiet[*awake][row].skipped {
-                        slot.catch_up(snapshot, now);
-                    }
-                }
+                (RowSource::Timeline { .. }, Source::Timeline(_)) => {}
                 _ => unreachable!("a graph of the group's layout"),
             }
         }
         let effective = layout.effective..layout.effective + layout.leaves;
         graph.numbers[..layout.leaves].copy_from_slice(&numbers[effective]);
         graph.numbers[layout.graph_totals()].copy_from_slice(&numbers[layout.row_totals()]);
+        self.run_skipped(row, graph, snapshot);
+    }
+
+    /// Runs late in `graph` the quiet frame each of row `row`'s timeline slots skipped last.
+    fn run_skipped(&self, row: usize, graph: &mut Graph, snapshot: &Snapshot) {
+        for (kept, layer) in self.layout.layers.iter().zip(&mut graph.layers) {
+            if let (RowSource::Timeline { awake }, Source::Timeline(slot)) = (&kept.source, &mut layer.source)
+                && let Some(now) = self.quiet[*awake][row].skipped
+            {
+                slot.catch_up(snapshot, now);
+            }
+        }
+    }
+
+    /// Row `row`'s layer `l` starts over, as [`Graph::play`] restarts its playback: its leaves'
+    /// effective weights are 0 until written again, as the graph's, and its slot is awake. (The
+    /// quiet frames it skipped are moot: the playback starts over too, and the next frame,
+    /// which only evaluates, visits it.)
+    fn restart_layer(&mut self, row: usize, l: usize) {
+        let layout = &self.layout;
+        let numbers = &mut self.numbers[row * layout.stride..][..layout.stride];
+        let leaves = &layout.layers[l].leaves;
+        numbers[layout.effective + leaves.start..layout.effective + leaves.end].fill(0.0);
+        if let RowSource::Timeline { awake } = layout.layers[l].source {
+            self.awake[awake][row] = true;
+        }
     }
 
     /// Row `row`'s graph has run the frames it skipped ([`Group::load`]).
@@ -347,20 +375,22 @@ impl Group {
         self.quiet.iter_mut().for_each(|quiet| quiet[row].skipped = None);
     }
 
-    /// One logic frame of every row: each tree layer's frame over the rows, then each layer's
-    /// composition, top layer first (see the module's documentation).
-    fn run_frame<G: Graphs + ?Sized>(&mut self, frame: &mut Frame<G>) {
+    /// One logic frame of rows `rows`: each tree layer's frame over the rows, then each
+    /// layer's composition, top layer first (see the module's documentation).
+    fn run_frame<G: Graphs + ?Sized>(&mut self, frame: &mut Frame<G>, rows: Range<usize>) {
         let Frame { step, params, graphs, events, logged } = frame;
         let Group { layout, actors, numbers, trees, awake, quiet, visits } = self;
+        let (actors, numbers) =
+            (&actors[rows.clone()], &mut numbers[rows.start * layout.stride..rows.end * layout.stride]);
         for layer in &layout.layers {
             let RowSource::Tree { shape, numbers: at, state, .. } = &layer.source else { continue };
-            let rows = numbers.chunks_exact_mut(layout.stride).zip(&mut trees[*state]).zip(actors.iter());
-            let rows = rows.map(|((numbers, tree), &actor)| (&mut numbers[at.clone()], tree, params.of(actor)));
-            step_trees(shape, rows, step.dt);
+            let trees = numbers.chunks_exact_mut(layout.stride).zip(&mut trees[*state][rows.clone()]).zip(actors);
+            let trees = trees.map(|((numbers, tree), &actor)| (&mut numbers[at.clone()], tree, params.of(actor)));
+            step_trees(shape, trees, step.dt);
         }
         let count = layout.layers.len();
         for (l, layer) in layout.layers.iter().enumerate().rev() {
-            let stage = Stage { layout, layer: l, first: l + 1 == count, last: l == 0 };
+            let stage = Stage { layout, layer: l, first: l + 1 == count, last: l == 0, rows: rows.start };
             match &layer.source {
                 RowSource::Tree { weights, .. } => {
                     match weights.len() {
@@ -382,8 +412,8 @@ impl Group {
                 RowSource::Timeline { awake: at } => {
                     let (awake, quiet, now) = (&mut awake[*at], &mut quiet[*at], step.now);
                     visits.clear();
-                    let rows = awake.iter().zip(quiet.iter()).zip(actors.iter());
-                    let due = rows.filter(|((awake, quiet), _)| **awake && !quiet.holds(now));
+                    let listed = awake[rows.clone()].iter().zip(&quiet[rows.clone()]).zip(actors);
+                    let due = listed.filter(|((awake, quiet), _)| **awake && !quiet.holds(step));
                     visits.extend(due.map(|(_, &actor)| actor));
                     let mut upcoming = visits.iter().copied();
                     stage.run(numbers, |row, _, column, scale| {
@@ -391,7 +421,7 @@ impl Group {
                         if !*awake {
                             return None;
                         }
-                        let actor = if !quiet.holds(now) {
+                        let actor = if !quiet.holds(step) {
                             prefetch_visits(&**graphs, upcoming.clone(), l);
                             upcoming.next().expect("an awake row that is not quiet is listed")
                         } else if scale == quiet.scale {
@@ -399,7 +429,7 @@ impl Group {
                             return Some((quiet.coverage, quiet.output));
                         } else {
                             // Quiet, but the layers above changed its scale: a visit not listed.
-                            actors[row]
+                            actors[row - rows.start]
                         };
                         let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
                             unreachable!("a timeline layer")
@@ -466,6 +496,8 @@ struct Stage<'a> {
     layer: usize,
     first: bool,
     last: bool,
+    /// The group's row the numbers it runs over start at.
+    rows: usize,
 }
 
 impl Stage<'_> {
@@ -479,9 +511,9 @@ impl Stage<'_> {
         numbers: &mut [f64],
         mut write: impl FnMut(usize, &mut [f64], &mut [f64], f64) -> Option<(f64, f64)>,
     ) {
-        let Stage { layout, layer, first, last } = *self;
+        let Stage { layout, layer, first, last, rows } = *self;
         let leaves = layout.layers[layer].leaves.clone();
-        for (row, numbers) in numbers.chunks_exact_mut(layout.stride).enumerate() {
+        for (row, numbers) in (rows..).zip(numbers.chunks_exact_mut(layout.stride)) {
             let (head, tail) = numbers.split_at_mut(layout.effective);
             let (effective, totals) = tail.split_at_mut(layout.leaves);
             let Some([remaining, untouched]) = totals.first_chunk_mut::<2>() else { unreachable!("two totals") };
@@ -556,6 +588,37 @@ impl Rows {
         }
     }
 
+    /// For an actor in a row whose timeline layer `layer` has a playback of `timeline`:
+    /// `play` restarts it there ([`Graph::play`]: the same leaves, so the same layout), its
+    /// events to `frame.events`, then the row alone runs a frame of `frame.step` (0 s: it
+    /// only evaluates), as [`Graph::update`] would run the graph: those events and the frame's
+    /// go to `frame.logged` in order, once the slot is visited (an awake slot always is). `None`, and nothing done, for any
+    /// other actor, which [`Rows::detach`] first.
+    ///
+    /// The row keeps its numbers: a play costs what the playback and the row do, where
+    /// detaching copied the row into the graph, ran the graph's own frame and copied it back
+    /// at the next frame (on the crowd at 10 000 actors, where each of these blocks has left
+    /// the cache by the next hit: docs/crowd.md, "Plays in rows").
+    pub fn restart_in_row<G: Graphs + ?Sized, R>(
+        &mut self,
+        actor: ActorId,
+        (layer, timeline): (usize, TimelineId),
+        mut frame: Frame<G>,
+        play: impl FnOnce(&mut Graph, &mut Vec<EventKind>) -> R,
+    ) -> Option<R> {
+        let Place::Row { group, row } = self.places[actor] else { return None };
+        let graph = frame.graphs.graph_mut(actor);
+        if !graph.restarts_on_play(layer, timeline) {
+            return None;
+        }
+        let group = &mut self.groups[group];
+        let played = play(graph, frame.events);
+        group.restart_layer(row, layer);
+        group.run_frame(&mut frame, row..row + 1);
+        self.refreshed[actor] = STALE;
+        Some(played)
+    }
+
     /// Gives actor `actor`'s graph its row's numbers before something changes it: the graph
     /// holds them until the next frame ([`Rows::rejoin`]).
     pub fn detach(&mut self, actor: ActorId, graph: &mut Graph, snapshot: &Snapshot) {
@@ -611,7 +674,8 @@ impl Rows {
         debug_assert!(frame.step.dt > 0.0, "a frame of the rows advances (quiet frames rely on it)");
         self.frames += 1;
         for group in &mut self.groups {
-            group.run_frame(&mut frame);
+            let rows = 0..group.actors.len();
+            group.run_frame(&mut frame, rows);
         }
     }
 }
