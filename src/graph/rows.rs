@@ -24,6 +24,19 @@
 //! its row first ([`Rows::detach`]: the numbers go back into the graph, which holds them
 //! until the next frame takes them back, [`Rows::rejoin`]).
 //!
+//! **Quiet frames:** an awake timeline slot whose next frames would only move its playback's
+//! local times (no marker, loop or task; inside the span where its active clips and their
+//! weights hold: [`Playback::quiet_until`](crate::timeline::playback::Playback::quiet_until))
+//! is not visited during them: the row returns what the slot's write returned at the visit
+//! that found them (`Quiet`), and the graph's playback runs the last skipped frame late
+//! (`TimelineSlot::catch_up`) before anything reads or changes it. On the crowd a hit's
+//! plateau is 24 of its 36 frames.
+//!
+//! **Plays in a row:** a play that restarts the playback of a row's timeline layer (the same
+//! timeline, so the same layout) leaves the actor in its row: the slot restarts in the graph
+//! and the row alone runs a frame of 0 s ([`Rows::restart_in_row`]), as the graph's own
+//! evaluation would.
+//!
 //! **The same numbers and events:** a row runs the arithmetic of `Plan::OverridesInOnePass`
 //! exactly: each tree's frame ([`step_trees`]), then top layer first each layer's write
 //! scaled by `remaining × weight` (`write_tree`, `write_clip`, `TimelineSlot::write`),
