@@ -29,8 +29,8 @@
 //! weights hold: [`Playback::quiet_until`](crate::timeline::playback::Playback::quiet_until))
 //! is not visited during them: the row returns what the slot's write returned at the visit
 //! that found them (`Quiet`), and the graph's playback runs the last skipped frame late
-//! (`TimelineSlot::catch_up`) before anything reads or changes it. On the crowd a hit's
-//! plateau is 24 of its 36 frames.
+//! (`TimelineSlot::catch_up`) before anything reads or changes it. On the crowd a hit skips
+//! 23 of its 36 frames: its plateau after the visit that finds it.
 //!
 //! **Plays in a row:** a play that restarts the playback of a row's timeline layer (the same
 //! timeline, so the same layout) leaves the actor in its row: the slot restarts in the graph
