@@ -798,8 +798,11 @@ impl Session {
         Ok((&self.snapshot.timelines[playback.timeline].name, layer.name()))
     }
 
-    /// A playback's current timeline time.
-    pub fn playback_time(&self, handle: PlaybackHandle) -> Result<Ticks, SessionError> {
+    /// A playback's current timeline time (its graph brought up to date first: a row may have
+    /// skipped its quiet frames, [`Session::refresh_graph`]). Its state needs no such care: a
+    /// playback's quiet frames end before anything but its time would change.
+    pub fn playback_time(&mut self, handle: PlaybackHandle) -> Result<Ticks, SessionError> {
+        self.refresh_graph(handle.actor);
         self.actors[handle.actor].graph.playback(handle.serial).map(Playback::time).ok_or(SessionError::PlaybackGone)
     }
 

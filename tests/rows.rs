@@ -9,7 +9,7 @@
 use blendlab::compile::{Snapshot, compile};
 use blendlab::config::SourceFile;
 use blendlab::event::{EventKind, SeekPolicy};
-use blendlab::graph::Graph;
+use blendlab::graph::{Graph, Source, TimelineSlot};
 use blendlab::session::{ActorSpec, PlaybackHandle, Session};
 use blendlab::time::Ticks;
 use proptest::prelude::*;
@@ -258,6 +258,15 @@ fn check_play(
     assert_eq!(logged, events, "actor {actor} after playing {timeline}");
 }
 
+/// The serial and time of each playback on a layer of `graph`.
+fn playback_times(graph: &Graph) -> Vec<(u64, Ticks)> {
+    let slots = graph.layers().iter().filter_map(|layer| match &layer.source {
+        Source::Timeline(TimelineSlot { playback: Some(playback), serial, .. }) => Some((*serial, playback.time())),
+        _ => None,
+    });
+    slots.collect()
+}
+
 /// Every number a reader sees of `graph`, as bits.
 fn numbers(graph: &Graph) -> Vec<u64> {
     let mut out = Vec::new();
@@ -289,6 +298,10 @@ fn run_and_check(session: &mut Session, frames: std::ops::RangeInclusive<i64>) -
                 .map(|e| e.kind.clone())
                 .collect();
             prop_assert_eq!(numbers(&session.graph(id)), numbers(&own), "actor {} at frame {}", id, frame);
+            for (serial, time) in playback_times(&own) {
+                let handle = PlaybackHandle { actor: id, serial };
+                prop_assert_eq!(session.playback_time(handle).ok(), Some(time), "actor {} at frame {}", id, frame);
+            }
             prop_assert_eq!(&session_events, &events, "actor {} at frame {}", id, frame);
             if id % 2 == frame as usize % 2 {
                 session.refresh_graph(id);

@@ -325,7 +325,7 @@ pub(crate) fn add_raw_playback_methods(lua: &Lua, raw: &Table, state: &Shared) -
         "playback_time",
         lua.create_function(move |lua, this: Actor| {
             let time = s
-                .borrow()
+                .borrow_mut()
                 .session
                 .playback_time(playback(&this)?)
                 .map_err(|e| located(lua, format!("playback:time: {e}")))?;
