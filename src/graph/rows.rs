@@ -686,7 +686,8 @@ impl Rows {
         debug_assert!(self.detached.is_empty(), "detached rows rejoin before a frame");
         debug_assert!(frame.step.dt > 0.0, "a frame of the rows advances (quiet frames rely on it)");
         self.frames += 1;
-        for group in &mut self.groups {
+        // A group whose actors all left (a play that changed their layout) stays, empty.
+        for group in self.groups.iter_mut().filter(|group| !group.actors.is_empty()) {
             let rows = 0..group.actors.len();
             group.run_frame(&mut frame, rows);
         }
