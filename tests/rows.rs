@@ -249,13 +249,14 @@ fn check_play(
     let mut events = Vec::new();
     own.play(snapshot, index, id, now, start, serial, &mut events).expect("a timeline layer");
     own.update(snapshot, session.params(actor), 0.0, now, &mut events);
-    let logged: Vec<EventKind> = (logged..session.events().len())
-        .filter_map(|i| session.events().get(i))
-        .filter(|e| e.actor() == Some(actor))
-        .map(|e| e.kind.clone())
-        .collect();
     assert_eq!(numbers(&session.graph(actor)), numbers(own), "actor {actor} after playing {timeline}");
-    assert_eq!(logged, events, "actor {actor} after playing {timeline}");
+    assert_eq!(events_since(session, logged, actor), events, "actor {actor} after playing {timeline}");
+}
+
+/// The events the session logged for actor `actor` from event `logged` on.
+fn events_since(session: &Session, logged: usize, actor: usize) -> Vec<EventKind> {
+    let logged = (logged..session.events().len()).filter_map(|i| session.events().get(i));
+    logged.filter(|e| e.actor() == Some(actor)).map(|e| e.kind.clone()).collect()
 }
 
 /// The serial and time of each playback on a layer of `graph`.
@@ -292,11 +293,7 @@ fn run_and_check(session: &mut Session, frames: std::ops::RangeInclusive<i64>) -
             let mut events = Vec::new();
             own.update(session.snapshot(), session.params(id), dt, now, &mut events);
             events.retain(|e| !matches!(e, EventKind::ClipTick { .. }));
-            let session_events: Vec<EventKind> = (logged..session.events().len())
-                .filter_map(|i| session.events().get(i))
-                .filter(|e| e.actor() == Some(id))
-                .map(|e| e.kind.clone())
-                .collect();
+            let session_events = events_since(session, logged, id);
             prop_assert_eq!(numbers(&session.graph(id)), numbers(&own), "actor {} at frame {}", id, frame);
             for (serial, time) in playback_times(&own) {
                 let handle = PlaybackHandle { actor: id, serial };

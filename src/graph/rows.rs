@@ -138,8 +138,9 @@ struct Group {
 /// times, write nothing and return `coverage` and `output`, as the visit that found them did.
 /// The row returns them without visiting the graph; the graph's playback runs the last frame
 /// it skipped late (`skipped`), before anything reads or changes it ([`Group::load`]). A visit
-/// needs no such catch-up: its frame advances (a row's frames always do) and moves the time
-/// and every local time the skipped frames moved.
+/// needs no such catch-up: a frame of the whole group advances and moves the time and every
+/// local time the skipped frames moved, and the frame of 0 s a row runs alone follows a
+/// restart of its playback ([`Rows::restart_in_row`]), which makes them moot.
 #[derive(Copy, Clone, Debug)]
 struct Quiet {
     until: i64,
