@@ -94,6 +94,43 @@ wrap = "none"
 name = "pose"
 clips = [{ start = 0.0, duration = 0.3, motion = "d", ease_in = 0.1, post_extrapolation = "hold" }]
 
+[timelines.bow]
+wrap = "hold"
+duration_mode = "fixed"
+duration = 0.5
+[[timelines.bow.tracks]]
+name = "bend"
+clips = [
+  { start = 0.0, duration = 0.5, motion = "swing", ease_in = 0.1, ease_out = 0.15, mix_out_curve = [[0.0, 0.0], [0.3, 0.8], [1.0, 1.0]] },
+]
+
+[timelines.relay]
+wrap = "none"
+[[timelines.relay.tracks]]
+name = "legs"
+clips = [
+  { start = 0.0, duration = 0.3, motion = "swing", ease_in = 0.05, ease_out = 0.1, mix_in_curve = "linear" },
+  { start = 0.3, duration = 0.4, motion = "hit", ease_in = 0.1 },
+]
+
+[timelines.overlap]
+wrap = "none"
+[[timelines.overlap.tracks]]
+name = "cross"
+clips = [
+  { start = 0.0, duration = 0.4, motion = "swing", ease_out = 0.2 },
+  { start = 0.2, duration = 0.4, motion = "hit", ease_in = 0.2, ease_out = 0.1 },
+]
+
+[timelines.prelude]
+wrap = "none"
+[[timelines.prelude.tracks]]
+name = "steps"
+clips = [
+  { start = 0.0, duration = 0.4, motion = "swing", ease_in = 0.1 },
+  { start = 0.4, duration = 0.4, motion = "three", ease_in = 0.1 },
+]
+
 [timelines.combo]
 wrap = "loop"
 [[timelines.combo.tracks]]
@@ -145,6 +182,9 @@ const SPECS: [fn() -> ActorSpec; 6] = [
     || ActorSpec::Timeline("combo".into()),
 ];
 
+/// The timelines a `Change::Play` plays, by index.
+const TIMELINES: [&str; 8] = ["struck", "combo", "braced", "lingering", "bow", "relay", "overlap", "prelude"];
+
 /// What a script does between two frames.
 #[derive(Clone, Debug)]
 enum Change {
@@ -177,12 +217,8 @@ enum Change {
 fn change(actors: usize) -> impl Strategy<Value = Change> {
     prop_oneof![
         (0..actors, 0..4usize, -1.5..1.5f64).prop_map(|(actor, param, value)| Change::Param { actor, param, value }),
-        (0..actors, 0..4usize, 0..3usize, 0.0..0.7f64).prop_map(|(actor, timeline, layer, from)| Change::Play {
-            actor,
-            timeline,
-            layer,
-            from
-        }),
+        (0..actors, 0..TIMELINES.len(), 0..3usize, 0.0..0.7f64)
+            .prop_map(|(actor, timeline, layer, from)| Change::Play { actor, timeline, layer, from }),
         (0..actors, 0.0..1.0f64).prop_map(|(actor, to)| Change::Seek { actor, to }),
         (0..actors, 0..6usize, 0.0..3.0f64).prop_map(|(actor, leaf, seconds)| Change::LocalTime {
             actor,
@@ -202,8 +238,7 @@ fn apply(session: &mut Session, handles: &mut [Option<PlaybackHandle>], change: 
             session.set_param(actor, name, value).expect("a parameter of the library");
         }
         Change::Play { actor, timeline, layer, from } => {
-            let (name, layer) =
-                (["struck", "combo", "braced", "lingering"][timeline], [None, Some("action"), Some("flourish")][layer]);
+            let (name, layer) = (TIMELINES[timeline], [None, Some("action"), Some("flourish")][layer]);
             let start = Ticks::from_secs(from).expect("a time");
             let mut own = session.graph(actor).into_owned();
             let logged = session.events().len();
@@ -281,8 +316,14 @@ fn numbers(graph: &Graph) -> Vec<u64> {
 }
 
 /// Runs the frames of `frames` (1, or a step of several), checking every actor against its
-/// graph's own frame after each.
-fn run_and_check(session: &mut Session, frames: std::ops::RangeInclusive<i64>) -> Result<(), TestCaseError> {
+/// graph's own frame after each, through a copy of its graph (which changes nothing in the
+/// session) and, with `refreshing`, every other frame through its graph brought up to date and
+/// its playbacks' times as the session reports them (which bring it up to date too).
+fn run_and_check(
+    session: &mut Session,
+    frames: std::ops::RangeInclusive<i64>,
+    refreshing: bool,
+) -> Result<(), TestCaseError> {
     for frame in frames {
         let before: Vec<Graph> = (0..session.actors().len()).map(|id| session.graph(id).into_owned()).collect();
         let logged = session.events().len();
@@ -294,13 +335,15 @@ fn run_and_check(session: &mut Session, frames: std::ops::RangeInclusive<i64>) -
             own.update(session.snapshot(), session.params(id), dt, now, &mut events);
             events.retain(|e| !matches!(e, EventKind::ClipTick { .. }));
             let session_events = events_since(session, logged, id);
-            prop_assert_eq!(numbers(&session.graph(id)), numbers(&own), "actor {} at frame {}", id, frame);
-            for (serial, time) in playback_times(&own) {
-                let handle = PlaybackHandle { actor: id, serial };
-                prop_assert_eq!(session.playback_time(handle).ok(), Some(time), "actor {} at frame {}", id, frame);
-            }
+            let copy = session.graph(id);
+            prop_assert_eq!(numbers(&copy), numbers(&own), "actor {} at frame {}", id, frame);
+            prop_assert_eq!(playback_times(&copy), playback_times(&own), "actor {} at frame {}", id, frame);
             prop_assert_eq!(&session_events, &events, "actor {} at frame {}", id, frame);
-            if id % 2 == frame as usize % 2 {
+            if refreshing && id % 2 == frame as usize % 2 {
+                for (serial, time) in playback_times(&own) {
+                    let handle = PlaybackHandle { actor: id, serial };
+                    prop_assert_eq!(session.playback_time(handle).ok(), Some(time), "actor {} frame {}", id, frame);
+                }
                 session.refresh_graph(id);
                 prop_assert_eq!(numbers(&session.graph(id)), numbers(&own), "refreshed: actor {} frame {}", id, frame);
             }
@@ -327,7 +370,7 @@ proptest! {
                 apply(&mut session, &mut handles, change);
             }
             let frames = session.plan_frames(frames).expect("frames");
-            run_and_check(&mut session, frames)?;
+            run_and_check(&mut session, frames, true)?;
         }
     }
 }
@@ -342,37 +385,64 @@ fn actor_of(change: &Change) -> usize {
     }
 }
 
-/// Scenes through the quiet frames of a timeline slot (a plateau of `struck`, `braced`
-/// holding at its end, `lingering` held past its end until it completes there), each checked frame by frame as above: the direct tree above it
-/// changes its scale, and reads and seeks land inside quiet spans.
+/// Scenes through the quiet frames of a timeline slot, each checked frame by frame as above:
+/// frames whose weights hold (a plateau of `struck`, `braced` holding at its end, `lingering`
+/// held past its end until it completes there) and frames whose one clip mixes in or out
+/// (`struck`'s, `bow`'s keyed mix out ending where it holds at its end, `relay`'s two clips
+/// one after the other, `overlap`'s clips alone before and after they overlap, `prelude`'s
+/// plain clip before one that plays a tree). The direct
+/// tree above changes the slot's scale, and reads, seeks and plays land inside quiet spans.
 #[test]
 fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
     let play = |timeline, from| Change::Play { actor: 0, timeline, layer: 1, from };
     let veil = |param, value| Change::Param { actor: 0, param, value };
-    let scenes: [&[(&[Change], u64)]; 6] = [
+    let (read, seek) = (Change::Read { actor: 0 }, |to| Change::Seek { actor: 0, to });
+    let scenes: [&[(&[Change], u64)]; 13] = [
         // A plateau, the direct tree above it covering more, then less.
         &[(&[play(0, 0.0)], 9), (&[veil(2, 0.5)], 4), (&[veil(3, 0.2)], 3), (&[veil(2, 0.0)], 20)],
         // Reads and a seek inside the plateau.
-        &[(&[play(0, 0.05)], 10), (&[Change::Read { actor: 0 }], 3), (&[Change::Seek { actor: 0, to: 0.2 }], 4)],
+        &[(&[play(0, 0.05)], 10), (&[read.clone()], 3), (&[seek(0.2)], 4)],
         // `braced` holding at its end, read while it holds, under the tree.
-        &[(&[play(2, 0.3)], 20), (&[Change::Read { actor: 0 }], 30), (&[veil(3, 0.4)], 5)],
+        &[(&[play(2, 0.3)], 20), (&[read.clone()], 30), (&[veil(3, 0.4)], 5)],
         // `lingering` completing at its end, its clip still held.
         &[(&[play(3, 0.0)], 25), (&[veil(2, 0.4)], 2)],
         // `struck` played again once it completed and fell asleep, then while it plays.
         &[(&[play(0, 0.0)], 40), (&[play(0, 0.2)], 5), (&[play(0, 0.1)], 3)],
         // `braced` on a plateau, then `struck` played over it.
         &[(&[play(2, 0.25)], 6), (&[play(0, 0.15)], 8), (&[veil(2, 0.3), play(0, 0.0)], 8)],
+        // `bow` through its mixes to its end, where its weight is 0 again and it holds; played
+        // again, its first frame finds it at weight 0, as its end does.
+        &[(&[play(4, 0.0)], 45), (&[play(4, 0.0)], 40)],
+        // `prelude` played again from where a clip with a tree of its own plays.
+        &[(&[play(7, 0.0)], 10), (&[play(7, 0.5)], 6)],
+        // `bow`: the scale changes on the mix in and on the mix out, reads on both.
+        &[
+            (&[play(4, 0.0)], 2),
+            (&[veil(2, 0.5)], 1),
+            (&[read.clone()], 24),
+            (&[veil(2, 0.1)], 2),
+            (&[read.clone()], 9),
+        ],
+        // `struck` played again in the middle of its mix in, then of its mix out.
+        &[(&[play(0, 0.0)], 3), (&[play(0, 0.0)], 28), (&[play(0, 0.3)], 8), (&[play(4, 0.1)], 6)],
+        // `relay`: one clip after the other, a seek back into the first one's mix out.
+        &[(&[play(5, 0.0)], 16), (&[seek(0.25)], 30)],
+        // `overlap`: one clip, both (no quiet frames), then the other; seeks forward.
+        &[(&[play(6, 0.0)], 10), (&[seek(0.35)], 3), (&[read.clone(), seek(0.45)], 12)],
+        // A mix read by a reader, then played again, under a tree that changes.
+        &[(&[play(5, 0.0)], 4), (&[read, veil(3, 0.6)], 1), (&[play(5, 0.1)], 5), (&[veil(3, 0.0)], 30)],
     ];
-    for scene in scenes {
+    // Without refreshing, the skipped frames run late only where a scene reads, seeks or plays.
+    for (scene, refreshing) in scenes.iter().flat_map(|scene| [(scene, true), (scene, false)]) {
         let mut session = Session::new(library());
         session.spawn("brawler", SPECS[1]()).expect("an asset of the library");
         let mut handles = vec![None];
-        for &(changes, frames) in scene {
+        for &(changes, frames) in scene.iter() {
             for change in changes {
                 apply(&mut session, &mut handles, change);
             }
             let frames = session.plan_frames(frames).expect("frames");
-            run_and_check(&mut session, frames).expect("the rows' frame is the graph's own");
+            run_and_check(&mut session, frames, refreshing).expect("the rows' frame is the graph's own");
         }
     }
 }

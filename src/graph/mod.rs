@@ -18,7 +18,7 @@ use crate::event::{EventKind, TransitionChange};
 use crate::prefetch;
 use crate::time::{FrameTime, Ticks};
 use crate::timeline::TimelineId;
-use crate::timeline::playback::{Playback, PlaybackState};
+use crate::timeline::playback::{Playback, PlaybackState, QuietFrames};
 use crate::transition::{Arbiter, Completion, Fade, Token};
 
 pub mod rows;
@@ -114,14 +114,14 @@ impl TimelineSlot {
         written
     }
 
-    /// Right after [`TimelineSlot::update_and_write`] at clock time `now`: the first clock
-    /// frame whose update may change more than the playback's local times
-    /// ([`Playback::quiet_until`]); `None` when the next one may, or the slot fell asleep.
-    /// Until then each frame would write nothing (no live leaves) and return what this one
-    /// did, as long as the scale stays the same.
-    fn quiet_until(&self, snapshot: &Snapshot, now: FrameTime) -> Option<i64> {
+    /// Right after [`TimelineSlot::update_and_write`] at clock time `now`: the quiet frames
+    /// ahead ([`Playback::quiet_frames`]); `None` when the next frame may do more, or the slot
+    /// fell asleep. Until then each frame would move the playback's local times only, or its
+    /// one mixing clip's weight too, and write and return what [`QuietFrames::mixing`] says,
+    /// as long as the scale stays the same.
+    fn quiet_frames(&self, snapshot: &Snapshot, now: FrameTime) -> Option<QuietFrames> {
         let p = self.playback.as_ref().filter(|_| self.awake)?;
-        p.quiet_until(&snapshot.timelines[p.timeline], now)
+        p.quiet_frames(&snapshot.timelines[p.timeline], now)
     }
 
     /// Runs late the last quiet frame a caller skipped, at clock time `now`

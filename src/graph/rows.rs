@@ -57,6 +57,7 @@ use crate::event::EventKind;
 use crate::session::ActorId;
 use crate::time::FrameTime;
 use crate::timeline::TimelineId;
+use crate::timeline::playback::{ClipMixing, QuietFrames};
 
 /// Where a frame finds an actor's graph (the session's actors).
 pub trait Graphs {
@@ -133,32 +134,66 @@ struct Group {
     visits: Vec<ActorId>,
 }
 
-/// The quiet frames of a row's awake timeline slot ([`TimelineSlot::quiet_until`]): a frame
+/// The quiet frames of a row's awake timeline slot ([`TimelineSlot::quiet_frames`]): a frame
 /// before clock frame `until` whose scale is `scale` would only move the playback's local
-/// times, write nothing and return `coverage` and `output`, as the visit that found them did.
-/// The row returns them without visiting the graph; the graph's playback runs the last frame
-/// it skipped late (`skipped`), before anything reads or changes it ([`Group::load`]). A visit
-/// needs no such catch-up: a frame of the whole group advances and moves the time and every
-/// local time the skipped frames moved, and the frame of 0 s a row runs alone follows a
-/// restart of its playback ([`Rows::restart_in_row`]), which makes them moot.
+/// times, or its one mixing clip's weight too, and write and return what `written` says. The
+/// row does that without visiting the graph; the graph's playback runs the last frame it
+/// skipped late (`skipped`) before anything reads or changes it ([`Group::load`]) or a frame
+/// visits it again. (The frame of 0 s a row runs alone after a restart of its playback,
+/// [`Rows::restart_in_row`], needs none: the restart makes the skipped frames moot.)
 #[derive(Copy, Clone, Debug)]
 struct Quiet {
     until: i64,
     scale: f64,
-    coverage: f64,
-    output: f64,
+    written: QuietWrite,
     /// The last frame the row skipped since the graph's playback last ran.
     skipped: Option<FrameTime>,
 }
 
+/// What each quiet frame of a row's timeline slot writes and returns.
+#[derive(Copy, Clone, Debug)]
+enum QuietWrite {
+    /// Nothing written (every weight holds); the coverage and output weight of the visit that
+    /// found the quiet frames.
+    Held { coverage: f64, output: f64 },
+    /// The one mixing clip's leaf at the frame's time, its coverage and output weight
+    /// ([`ClipMixing::write`]).
+    Mixing(ClipMixing),
+}
+
 impl Quiet {
     /// Every frame visits.
-    const NONE: Quiet = Quiet { until: i64::MIN, scale: f64::NAN, coverage: 0.0, output: 0.0, skipped: None };
+    const NONE: Quiet = Quiet {
+        until: i64::MIN,
+        scale: f64::NAN,
+        written: QuietWrite::Held { coverage: 0.0, output: 0.0 },
+        skipped: None,
+    };
+
+    /// The quiet frames a visit at scale `scale` found, whose write returned `written`.
+    fn found(frames: Option<QuietFrames>, scale: f64, written: Option<(f64, f64)>) -> Quiet {
+        let (Some(QuietFrames { until, mixing }), Some((coverage, output))) = (frames, written) else {
+            return Quiet::NONE;
+        };
+        let written = mixing.map_or(QuietWrite::Held { coverage, output }, QuietWrite::Mixing);
+        Quiet { until, scale, written, skipped: None }
+    }
 
     /// Whether the frame of `step` is quiet, at the scale it was found at (a frame of 0 s,
     /// which only evaluates, never is).
     fn holds(&self, step: &FrameStep) -> bool {
         step.dt > 0.0 && step.now.frame < self.until
+    }
+
+    /// Skips the quiet frame of `step`: writes into `column` (at the scale it was found at)
+    /// and returns what its visit would.
+    #[inline(always)]
+    fn skip(&mut self, step: &FrameStep, column: &mut [f64]) -> (f64, f64) {
+        self.skipped = Some(step.now);
+        match &self.written {
+            QuietWrite::Held { coverage, output } => (*coverage, *output),
+            QuietWrite::Mixing(mixing) => mixing.write(step.snapshot, step.now, column, self.scale),
+        }
     }
 }
 
@@ -371,9 +406,9 @@ impl Group {
     }
 
     /// Row `row`'s layer `l` starts over, as [`Graph::play`] restarts its playback: its leaves'
-    /// effective weights are 0 until written again, as the graph's, and its slot is awake. (The
-    /// quiet frames it skipped are moot: the playback starts over too, and the next frame,
-    /// which only evaluates, visits it.)
+    /// effective weights are 0 until written again, as the graph's, and its slot is awake,
+    /// without quiet frames. (The quiet frames it skipped are moot: the playback starts over
+    /// too, and the next frame, which only evaluates, visits it.)
     fn restart_layer(&mut self, row: usize, l: usize) {
         let layout = &self.layout;
         let numbers = &mut self.numbers[row * layout.stride..][..layout.stride];
@@ -381,6 +416,7 @@ impl Group {
         numbers[layout.effective + leaves.start..layout.effective + leaves.end].fill(0.0);
         if let RowSource::Timeline { awake } = layout.layers[l].source {
             self.awake[awake][row] = true;
+            self.quiet[awake][row] = Quiet::NONE;
         }
     }
 
@@ -439,8 +475,7 @@ impl Group {
                             prefetch_visits(&**graphs, upcoming.clone(), l);
                             upcoming.next().expect("an awake row that is not quiet is listed")
                         } else if scale == quiet.scale {
-                            quiet.skipped = Some(now);
-                            return Some((quiet.coverage, quiet.output));
+                            return Some(quiet.skip(step, column));
                         } else {
                             // Quiet, but the layers above changed its scale: a visit not listed.
                             actors[row - rows.start]
@@ -448,15 +483,13 @@ impl Group {
                         let Source::Timeline(slot) = &mut graphs.graph_mut(actor).layers[l].source else {
                             unreachable!("a timeline layer")
                         };
+                        if let Some(skipped) = quiet.skipped {
+                            slot.catch_up(step.snapshot, skipped);
+                        }
                         let written = slot.update_and_write(step, params.of(actor), events, column, scale);
                         logged.extend(events.drain(..).map(|kind| (actor, kind)));
                         *awake = slot.awake;
-                        *quiet = match (slot.quiet_until(step.snapshot, now), written) {
-                            (Some(until), Some((coverage, output))) => {
-                                Quiet { until, scale, coverage, output, skipped: None }
-                            }
-                            _ => Quiet::NONE,
-                        };
+                        *quiet = Quiet::found(slot.quiet_frames(step.snapshot, now), scale, written);
                         written
                     })
                 }

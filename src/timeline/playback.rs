@@ -160,6 +160,54 @@ pub struct Playback {
     lifecycle: Lifecycle,
 }
 
+/// The quiet frames ahead of a playback right after a logic frame
+/// ([`Playback::quiet_frames`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct QuietFrames {
+    /// The first clock frame that is not quiet.
+    pub until: i64,
+    /// `None` when every weight holds: a quiet frame writes nothing and returns what the
+    /// frame before it did. Otherwise the one active clip mixing, whose frames
+    /// [`ClipMixing::write`] gives.
+    pub mixing: Option<ClipMixing>,
+}
+
+/// The one active clip of a one-layer timeline, plain and on that layer, whose weight follows
+/// its mixes through quiet frames ([`Playback::quiet_frames`]). Its clock (`anchor`,
+/// `anchor_time`) is the playback's.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClipMixing {
+    timeline: TimelineId,
+    clip: u32,
+    /// Its leaf, if it has one.
+    leaf: Option<u32>,
+    anchor: FrameTime,
+    anchor_time: Ticks,
+}
+
+impl ClipMixing {
+    /// The quiet frame at clock time `now` as the graph's timeline slot writes its channel 0
+    /// at `scale` ([`TimelineSlot::write`](crate::graph::TimelineSlot)): the leaf's effective
+    /// weight `scale × share` into `column`, then the coverage and output weight returned. The
+    /// playback's frame would compute them with the same functions: the clip's weight at the
+    /// raw time ([`TimelineClip::weight_at`](super::TimelineClip::weight_at); in a quiet
+    /// span it is the timeline time), its layer's mix ([`OneClipMix`]) and its leaf's share
+    /// ([`write_clip_leaf_shares`]).
+    #[inline(always)]
+    pub fn write(&self, snapshot: &Snapshot, now: FrameTime, column: &mut [f64], scale: f64) -> (f64, f64) {
+        let clip = &snapshot.timelines[self.timeline].clips[self.clip as usize];
+        let t = self.anchor_time + now.since(self.anchor);
+        let mix = OneClipMix::of(Some(clip.weight_at(t)));
+        let mut share = [0.0];
+        let leaves = 0..usize::from(self.leaf.is_some());
+        let coverage = write_clip_leaf_shares(0.0, mix.clip_share(), (leaves, false), |_| 1.0, &mut share);
+        if let Some(leaf) = self.leaf {
+            column[leaf as usize] = scale * share[0];
+        }
+        (coverage, mix.layer.output)
+    }
+}
+
 /// How a playback runs its track mixers (REFERENCE §3.6, §6), chosen once by the structure of
 /// its timeline: both give the same numbers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -656,42 +704,68 @@ impl Playback {
         }
     }
 
-    /// Right after a logic frame at clock time `now` ([`Playback::advance`]): the first clock
-    /// frame whose advance may do more than move the active clips' local times — fire,
-    /// run a task, complete, change the active set or a weight, compose — or `None` when the
-    /// next one may. Frames before it are *quiet*: each leaves the playback as the last of
-    /// them alone would (its time, `last` and the active clips' local times are functions of
-    /// its clock time), so a caller may skip them and run the last one late
-    /// ([`Playback::catch_up`]).
+    /// Right after a logic frame at clock time `now` ([`Playback::advance`]): the quiet frames
+    /// ahead, those before clock frame [`QuietFrames::until`], or `None` when the next frame
+    /// may do more than the quiet ones do. A quiet frame moves the active clips' local times
+    /// and, where one clip is mixing in or out, that clip's weight and what it composes to; it
+    /// fires nothing, runs no task, does not complete and leaves the active set as it is. Each
+    /// leaves the playback as the last of them alone would (its time, `last`, the active
+    /// clips' local times and weights and what they compose to are functions of its clock
+    /// time), so a caller may skip them and run the last one late ([`Playback::catch_up`]).
     ///
     /// Quiet frames need a playback that plays a timeline without markers, loops and task
-    /// clips, whose active clips have no runtime of their own (a tree, a nested timeline),
-    /// and a time inside the span where the active set holds (`steady`) and where no active
-    /// clip's weight changes (`settled`). Before `D`, where the timeline time is the raw
-    /// time, the quiet frames are those whose raw time is below the end of both spans and
-    /// `D` (a `none` timeline completes at `D`); at `D` on a `hold` timeline, every later
-    /// frame (the time stays `D`).
-    pub fn quiet_until(&self, def: &Timeline, now: FrameTime) -> Option<i64> {
+    /// clips, whose active clips have no runtime of their own (a tree, a nested timeline), at
+    /// a time inside the span where the active set holds (`steady`). Before `D`, where the
+    /// timeline time is the raw time, they are the frames whose raw time is below the end of
+    /// that span and `D` (a `none` timeline completes at `D`), and:
+    /// - where no active clip's weight changes (`settled` holds the time), below the end of
+    ///   `settled` too: each writes nothing and returns what the frame before it did
+    ///   ([`QuietFrames::mixing`] is `None`);
+    /// - else where the one active clip of a one-layer timeline ([`Mixing::OneLayer`]) is
+    ///   on that layer: its weight follows its mixes, and each frame's share, coverage and
+    ///   output weight are those [`ClipMixing::write`] gives.
+    ///
+    /// At `D` on a `hold` timeline whose weights hold, every later frame is quiet (the time
+    /// stays `D`).
+    pub fn quiet_frames(&self, def: &Timeline, now: FrameTime) -> Option<QuietFrames> {
         let t = self.time;
         let plain = self.active.iter().all(|&c| !def.clips[c as usize].has_inner_runtime());
         if self.state != PlaybackState::Playing || def.fires_in_windows() || def.lifetime.is_some() || !plain {
             return None;
         }
         let raw = self.raw_time(now);
+        let (steady, settled) = (self.steady.contains(&t), self.settled.contains(&t));
         if def.wrap == WrapMode::Hold && t == def.duration && raw >= t {
-            return (self.steady.contains(&t) && self.settled.contains(&t)).then_some(i64::MAX);
+            return (steady && settled).then_some(QuietFrames { until: i64::MAX, mixing: None });
         }
-        if raw != t || t >= def.duration {
+        if raw != t || !steady {
             return None;
         }
-        // Right after a frame both spans hold `t` (or are the empty `t..t`: no frame is quiet).
+        let (end, mixing) = if settled {
+            (self.steady.end.min(self.settled.end), None)
+        } else {
+            (self.steady.end, Some(self.clip_mixing(def)?))
+        };
         // The first frame whose raw time, `anchor_time + of_frame(frame − anchor)`, reaches
-        // `until`.
-        let until = self.steady.end.min(self.settled.end).min(def.duration);
-        Some(self.anchor.frame.saturating_add((until - self.anchor_time).first_frame_from(now.rate)))
+        // the end.
+        let until = (end.min(def.duration) - self.anchor_time).first_frame_from(now.rate);
+        Some(QuietFrames { until: self.anchor.frame.saturating_add(until), mixing })
     }
 
-    /// Runs late the last of the quiet frames ([`Playback::quiet_until`]) a caller skipped,
+    /// The one active clip of a one-layer timeline, on that layer and plain (one leaf or
+    /// none), as its quiet frames move its weight ([`Playback::quiet_frames`]).
+    fn clip_mixing(&self, def: &Timeline) -> Option<ClipMixing> {
+        let (Mixing::OneLayer, &[clip]) = (self.mixing, &self.active[..]) else { return None };
+        let leaves = self.clip_leaves[clip as usize].clone();
+        if def.clips[clip as usize].layer.is_none() || leaves.len() > 1 {
+            return None;
+        }
+        let leaf = (!leaves.is_empty()).then_some(leaves.start as u32);
+        let (anchor, anchor_time) = (self.anchor, self.anchor_time);
+        Some(ClipMixing { timeline: self.timeline, clip, leaf, anchor, anchor_time })
+    }
+
+    /// Runs late the last of the quiet frames ([`Playback::quiet_frames`]) a caller skipped,
     /// the one at clock time `now`: the playback is then where running each of them would
     /// have left it.
     pub fn catch_up(&mut self, snapshot: &Snapshot, now: FrameTime) {
@@ -1371,12 +1445,11 @@ impl Playback {
         let (at, count) = (self.layout.starts, self.layout.leaves);
         let numbers: &mut [f64] = &mut self.numbers;
         let on_layer = clip.filter(|&c| def.clips[c].layer.is_some());
-        let weight = on_layer.map(|c| numbers[at[CLIP_WEIGHTS] + c]);
-        let sum = weight.map_or(0.0, |w| 0.0 + w);
+        let mix = OneClipMix::of(on_layer.map(|c| numbers[at[CLIP_WEIGHTS] + c]));
         if let Some(c) = clip {
-            numbers[at[CLIP_SHARES] + c] = weight.map_or(0.0, |w| normalized(w, sum));
+            numbers[at[CLIP_SHARES] + c] = mix.share;
         }
-        let layer = OneLayerMix::of(sum);
+        let layer = mix.layer;
         // The one layer's sum, input and factor and the one track's output follow each other
         // (asserted where the parts are numbered): one slice, one bounds check.
         let [raw, input, factor, track] = &mut numbers[at[LAYER_RAW]..at[SHARES]] else {
@@ -1386,10 +1459,9 @@ impl Playback {
         // The clip's leaves, read once (they are live below); what every channel reads of the
         // clip: its share in the layer, its leaves and whether their inner shares are read.
         let clip_leaves = clip.map(|c| self.clip_leaves[c].clone());
-        let placed = on_layer.zip(clip_leaves.clone()).map(|(c, leaves)| {
-            let clip_share = layer.factor * numbers[at[CLIP_SHARES] + c];
-            (clip_share, leaves, def.clips[c].has_inner_runtime())
-        });
+        let placed = on_layer
+            .zip(clip_leaves.clone())
+            .map(|(c, leaves)| (mix.clip_share(), leaves, def.clips[c].has_inner_runtime()));
         for channel in 0..self.layout.channels {
             let coverage = match &placed {
                 Some((clip_share, leaves, inner_runtime)) => {
@@ -1491,6 +1563,7 @@ fn mix_tracks(def: &Timeline, layer_raw: &mut [f64], layer_inputs: &mut [f64], t
 /// never −0.0, and `r' = min(r, 1)` is not NaN: the track's sum `0 + r'` is `r'`, its output
 /// `min(r', 1)` is `r'`, the layer factor `1 · r' · 1 · input` is `r' · input` and the output
 /// weight `1 − 1 · (1 − r')` is `1 − (1 − r')`, exactly.
+#[derive(Copy, Clone)]
 struct OneLayerMix {
     /// `r'`: the layer's sum clamped to 1, and the track's output.
     sum: f64,
@@ -1500,6 +1573,32 @@ struct OneLayerMix {
     factor: f64,
     /// The output weight of every channel.
     output: f64,
+}
+
+/// What the one layer of a one-layer timeline mixes when at most one clip is active on it
+/// ([`Playback::compose_one_clip`]).
+#[derive(Copy, Clone)]
+struct OneClipMix {
+    /// The clip's share in the layer, `normalized(w, sum)` (0 without a clip on the layer).
+    share: f64,
+    layer: OneLayerMix,
+}
+
+impl OneClipMix {
+    /// The mix of the layer whose one active clip has mixer weight `weight` (`None`: no active
+    /// clip on the layer): its sum is `0 + w` (+0 without one; `0 + w` is not `w` for
+    /// `w = −0`).
+    #[inline(always)]
+    fn of(weight: Option<f64>) -> Self {
+        let sum = weight.map_or(0.0, |w| 0.0 + w);
+        OneClipMix { share: weight.map_or(0.0, |w| normalized(w, sum)), layer: OneLayerMix::of(sum) }
+    }
+
+    /// What one unit of the clip's motion is worth in every channel: `factor × share`.
+    #[inline(always)]
+    fn clip_share(self) -> f64 {
+        self.layer.factor * self.share
+    }
 }
 
 impl OneLayerMix {
