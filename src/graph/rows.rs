@@ -136,8 +136,8 @@ struct Group {
 
 /// The quiet frames of a row's awake timeline slot ([`TimelineSlot::quiet_frames`]): a frame
 /// before clock frame `until` whose scale is `scale` would only move the playback's local
-/// times, or its one mixing clip's weight too, and write and return what `written` says. The
-/// row does that without visiting the graph; the graph's playback runs the last frame it
+/// times, or its one mixing clip's weight too. The row writes and returns what the frame would
+/// without visiting the graph (`held`, `mixing`); the graph's playback runs the last frame it
 /// skipped late (`skipped`) before anything reads or changes it ([`Group::load`]) or a frame
 /// visits it again. (The frame of 0 s a row runs alone after a restart of its playback,
 /// [`Rows::restart_in_row`], needs none: the restart makes the skipped frames moot.)
@@ -145,20 +145,23 @@ struct Group {
 struct Quiet {
     until: i64,
     scale: f64,
-    written: QuietWrite,
+    /// Until which frame the weights hold: a frame before it writes nothing and returns what
+    /// the frame that found them did.
+    held: Held,
+    /// The one clip whose weight follows its mixes: a frame from `held.until` on writes and
+    /// returns what [`ClipMixing::write`] gives, and the weights hold from there on as long as
+    /// it says. `None`: they hold until `until`.
+    mixing: Option<ClipMixing>,
     /// The last frame the row skipped since the graph's playback last ran.
     skipped: Option<FrameTime>,
 }
 
-/// What each quiet frame of a row's timeline slot writes and returns.
+/// Weights that hold until clock frame `until`, and the coverage and output weight they give.
 #[derive(Copy, Clone, Debug)]
-enum QuietWrite {
-    /// Nothing written (every weight holds); the coverage and output weight of the visit that
-    /// found the quiet frames.
-    Held { coverage: f64, output: f64 },
-    /// The one mixing clip's leaf at the frame's time, its coverage and output weight
-    /// ([`ClipMixing::write`]).
-    Mixing(ClipMixing),
+struct Held {
+    until: i64,
+    coverage: f64,
+    output: f64,
 }
 
 impl Quiet {
@@ -166,7 +169,8 @@ impl Quiet {
     const NONE: Quiet = Quiet {
         until: i64::MIN,
         scale: f64::NAN,
-        written: QuietWrite::Held { coverage: 0.0, output: 0.0 },
+        held: Held { until: i64::MIN, coverage: 0.0, output: 0.0 },
+        mixing: None,
         skipped: None,
     };
 
@@ -175,8 +179,8 @@ impl Quiet {
         let (Some(QuietFrames { until, mixing }), Some((coverage, output))) = (frames, written) else {
             return Quiet::NONE;
         };
-        let written = mixing.map_or(QuietWrite::Held { coverage, output }, QuietWrite::Mixing);
-        Quiet { until, scale, written, skipped: None }
+        let held = Held { until: if mixing.is_some() { i64::MIN } else { until }, coverage, output };
+        Quiet { until, scale, held, mixing, skipped: None }
     }
 
     /// Whether the frame of `step` is quiet, at the scale it was found at (a frame of 0 s,
@@ -190,9 +194,13 @@ impl Quiet {
     #[inline(always)]
     fn skip(&mut self, step: &FrameStep, column: &mut [f64]) -> (f64, f64) {
         self.skipped = Some(step.now);
-        match &self.written {
-            QuietWrite::Held { coverage, output } => (*coverage, *output),
-            QuietWrite::Mixing(mixing) => mixing.write(step.snapshot, step.now, column, self.scale),
+        match &self.mixing {
+            Some(mixing) if step.now.frame >= self.held.until => {
+                let (written, until) = mixing.write(step.snapshot, step.now, column, self.scale);
+                self.held = Held { until, coverage: written.0, output: written.1 };
+                written
+            }
+            _ => (self.held.coverage, self.held.output),
         }
     }
 }

@@ -188,23 +188,31 @@ pub struct ClipMixing {
 impl ClipMixing {
     /// The quiet frame at clock time `now` as the graph's timeline slot writes its channel 0
     /// at `scale` ([`TimelineSlot::write`](crate::graph::TimelineSlot)): the leaf's effective
-    /// weight `scale × share` into `column`, then the coverage and output weight returned. The
+    /// weight `scale × share` into `column`, then the coverage and output weight returned;
+    /// with the first clock frame whose weight may differ (`now`'s own on a mix). The
     /// playback's frame would compute them with the same functions: the clip's weight at the
-    /// raw time ([`TimelineClip::weight_at`](super::TimelineClip::weight_at); in a quiet
-    /// span it is the timeline time), its layer's mix ([`OneClipMix`]) and its leaf's share
-    /// ([`write_clip_leaf_shares`]).
+    /// raw time ([`TimelineClip::weigh`](super::TimelineClip::weigh); in a quiet span it is the
+    /// timeline time), its layer's mix ([`OneClipMix`]) and its leaf's share
+    /// ([`write_clip_leaf_shares`]). The frames after it whose weight is the same would
+    /// write the same and return the same.
     #[inline(always)]
-    pub fn write(&self, snapshot: &Snapshot, now: FrameTime, column: &mut [f64], scale: f64) -> (f64, f64) {
+    pub fn write(&self, snapshot: &Snapshot, now: FrameTime, column: &mut [f64], scale: f64) -> ((f64, f64), i64) {
         let clip = &snapshot.timelines[self.timeline].clips[self.clip as usize];
         let t = self.anchor_time + now.since(self.anchor);
-        let mix = OneClipMix::of(Some(clip.weight_at(t)));
+        let super::Weighing { weight, steady } = clip.weigh(t);
+        let mix = OneClipMix::of(Some(weight));
         let mut share = [0.0];
         let leaves = 0..usize::from(self.leaf.is_some());
         let coverage = write_clip_leaf_shares(0.0, mix.clip_share(), (leaves, false), |_| 1.0, &mut share);
         if let Some(leaf) = self.leaf {
             column[leaf as usize] = scale * share[0];
         }
-        (coverage, mix.layer.output)
+        let held_until = if steady.is_empty() {
+            now.frame
+        } else {
+            first_frame_reaching((self.anchor, self.anchor_time), steady.end, now.rate)
+        };
+        ((coverage, mix.layer.output), held_until)
     }
 }
 
@@ -746,10 +754,8 @@ impl Playback {
         } else {
             (self.steady.end, Some(self.clip_mixing(def)?))
         };
-        // The first frame whose raw time, `anchor_time + of_frame(frame − anchor)`, reaches
-        // the end.
-        let until = (end.min(def.duration) - self.anchor_time).first_frame_from(now.rate);
-        Some(QuietFrames { until: self.anchor.frame.saturating_add(until), mixing })
+        let until = first_frame_reaching((self.anchor, self.anchor_time), end.min(def.duration), now.rate);
+        Some(QuietFrames { until, mixing })
     }
 
     /// The one active clip of a one-layer timeline, on that layer and plain (one leaf or
@@ -1739,6 +1745,12 @@ fn normalized(weight: f64, sum: f64) -> f64 {
 /// folds: only a seek, or a nested timeline whose clip's local time runs faster than the
 /// clock (a `time_scale` above 1) or jumps ahead, can.
 pub const MAX_UNROLLED_LOOPS: i64 = 1000;
+
+/// The first clock frame (at `rate` Hz) whose raw playback time, `anchor_time +
+/// of_frame(frame − anchor)` for a playback anchored at `(anchor, anchor_time)`, reaches `t`.
+fn first_frame_reaching((anchor, anchor_time): (FrameTime, Ticks), t: Ticks, rate: u32) -> i64 {
+    anchor.frame.saturating_add((t - anchor_time).first_frame_from(rate))
+}
 
 /// Raw playback time → timeline time by the wrap mode: hold and none clamp at `D`; loop
 /// wraps into the pass ([`Timeline::pass_at`]).
