@@ -53,6 +53,23 @@ pub struct ParamTable {
     stride: usize,
 }
 
+/// A [`ParamTable`] to read in a loop: its states and stride copied out of it, they stay in
+/// registers, where through a `&ParamTable` the loop reads them again after each number it
+/// writes (LLVM cannot tell the two apart).
+#[derive(Copy, Clone)]
+pub struct ParamRows<'a> {
+    states: &'a [ParamState],
+    stride: usize,
+}
+
+impl<'a> ParamRows<'a> {
+    /// The parameters of actor `actor`, by parameter id.
+    #[inline(always)]
+    pub fn of(self, actor: usize) -> &'a [ParamState] {
+        &self.states[actor * self.stride..][..self.stride]
+    }
+}
+
 impl ParamTable {
     /// A table for actors with `stride` parameters each, none yet.
     pub fn new(stride: usize) -> Self {
@@ -62,7 +79,13 @@ impl ParamTable {
     /// The parameters of actor `actor`, by parameter id.
     #[inline(always)]
     pub fn of(&self, actor: usize) -> &[ParamState] {
-        &self.states[actor * self.stride..][..self.stride]
+        self.rows().of(actor)
+    }
+
+    /// The table to read in a loop ([`ParamRows`]).
+    #[inline(always)]
+    pub fn rows(&self) -> ParamRows<'_> {
+        ParamRows { states: &self.states, stride: self.stride }
     }
 
     /// [`ParamTable::of`], to change them.

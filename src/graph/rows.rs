@@ -25,12 +25,17 @@
 //! until the next frame takes them back, [`Rows::rejoin`]).
 //!
 //! **Quiet frames:** an awake timeline slot whose next frames would only move its playback's
-//! local times (no marker, loop or task; inside the span where its active clips and their
-//! weights hold: [`Playback::quiet_until`](crate::timeline::playback::Playback::quiet_until))
-//! is not visited during them: the row returns what the slot's write returned at the visit
-//! that found them (`Quiet`), and the graph's playback runs the last skipped frame late
-//! (`TimelineSlot::catch_up`) before anything reads or changes it. On the crowd a hit skips
-//! 23 of its 36 frames: its plateau after the visit that finds it.
+//! local times (no marker, loop or task; inside the span where its active clips hold), and
+//! its weights only where its one active plain clip mixes in or out
+//! ([`Playback::quiet_frames`](crate::timeline::playback::Playback::quiet_frames)), is not
+//! visited during them (`Quiet`): where the weights hold, the row returns what the slot's
+//! write returned at the visit that found them; where the clip mixes, the row computes the
+//! clip's share, coverage and output weight with the playback's own functions
+//! ([`ClipMixing::write`]) and holds them where the clip's weight holds. The graph's playback
+//! runs the last skipped frame late (`TimelineSlot::catch_up`) before anything reads or
+//! changes it and before a frame visits it again. On the crowd a hit is visited twice: the
+//! frame of 0 s of its play and the frame that completes it; of its 34 frames between, the
+//! row computes the 11 of its mixes and holds the 23 of its plateau.
 //!
 //! **Plays in a row:** a play that restarts the playback of a row's timeline layer (the same
 //! timeline, so the same layout) leaves the actor in its row: the slot restarts in the graph
@@ -442,8 +447,10 @@ impl Group {
             (&actors[rows.clone()], &mut numbers[rows.start * layout.stride..rows.end * layout.stride]);
         for layer in &layout.layers {
             let RowSource::Tree { shape, numbers: at, state, .. } = &layer.source else { continue };
+            // Moved into the loop's closure by value, where they stay in registers.
+            let (at, params) = (at.clone(), params.rows());
             let trees = numbers.chunks_exact_mut(layout.stride).zip(&mut trees[*state][rows.clone()]).zip(actors);
-            let trees = trees.map(|((numbers, tree), &actor)| (&mut numbers[at.clone()], tree, params.of(actor)));
+            let trees = trees.map(move |((numbers, tree), &actor)| (&mut numbers[at.clone()], tree, params.of(actor)));
             step_trees(shape, trees, step.dt);
         }
         let count = layout.layers.len();
@@ -451,14 +458,20 @@ impl Group {
             let stage = Stage { layout, layer: l, first: l + 1 == count, last: l == 0, rows: rows.start };
             match &layer.source {
                 RowSource::Tree { weights, .. } => {
+                    // By value in the closures, where it stays in a register.
+                    let weights = weights.clone();
+                    let at = weights.start;
                     match weights.len() {
-                        2 => stage
-                            .run(numbers, |_, head, column, scale| write_tree_sized::<2>(head, weights, column, scale)),
-                        3 => stage
-                            .run(numbers, |_, head, column, scale| write_tree_sized::<3>(head, weights, column, scale)),
-                        4 => stage
-                            .run(numbers, |_, head, column, scale| write_tree_sized::<4>(head, weights, column, scale)),
-                        _ => stage.run(numbers, |_, head, column, scale| {
+                        2 => {
+                            stage.run(numbers, |_, head, column, scale| write_tree_sized::<2>(head, at, column, scale))
+                        }
+                        3 => {
+                            stage.run(numbers, |_, head, column, scale| write_tree_sized::<3>(head, at, column, scale))
+                        }
+                        4 => {
+                            stage.run(numbers, |_, head, column, scale| write_tree_sized::<4>(head, at, column, scale))
+                        }
+                        _ => stage.run(numbers, move |_, head, column, scale| {
                             Some(write_tree(&head[weights.clone()], column, scale))
                         }),
                     }
@@ -525,16 +538,11 @@ fn prefetch_visits(graphs: &(impl Graphs + ?Sized), mut upcoming: impl Iterator<
     crate::prefetch::soon(graphs.graph(latest));
 }
 
-/// [`write_tree`] of a tree of `N` leaves, whose weights are at `weights` in `head`: the
-/// pass over the leaves unrolled, without bounds checks.
+/// [`write_tree`] of a tree of `N` leaves, whose weights start at `at` in `head`: the pass
+/// over the leaves unrolled, without bounds checks.
 #[inline(always)]
-fn write_tree_sized<const N: usize>(
-    head: &[f64],
-    weights: &Range<usize>,
-    column: &mut [f64],
-    scale: f64,
-) -> Option<(f64, f64)> {
-    let (Some(shares), Some(column)) = (head[weights.start..].first_chunk::<N>(), column.first_chunk_mut::<N>()) else {
+fn write_tree_sized<const N: usize>(head: &[f64], at: usize, column: &mut [f64], scale: f64) -> Option<(f64, f64)> {
+    let (Some(shares), Some(column)) = (head[at..].first_chunk::<N>(), column.first_chunk_mut::<N>()) else {
         unreachable!("a tree of {N} leaves")
     };
     Some(write_tree(shares, column, scale))
@@ -567,10 +575,12 @@ impl Stage<'_> {
         mut write: impl FnMut(usize, &mut [f64], &mut [f64], f64) -> Option<(f64, f64)>,
     ) {
         let Stage { layout, layer, first, last, rows } = *self;
-        let leaves = layout.layers[layer].leaves.clone();
-        for (row, numbers) in (rows..).zip(numbers.chunks_exact_mut(layout.stride)) {
-            let (head, tail) = numbers.split_at_mut(layout.effective);
-            let (effective, totals) = tail.split_at_mut(layout.leaves);
+        // Out of the layout, so that the loop keeps them in registers.
+        let (leaves, stride, at, count) =
+            (layout.layers[layer].leaves.clone(), layout.stride, layout.effective, layout.leaves);
+        for (row, numbers) in (rows..).zip(numbers.chunks_exact_mut(stride)) {
+            let (head, tail) = numbers.split_at_mut(at);
+            let (effective, totals) = tail.split_at_mut(count);
             let Some([remaining, untouched]) = totals.first_chunk_mut::<2>() else { unreachable!("two totals") };
             if first {
                 (*remaining, *untouched) = (1.0, 1.0);
