@@ -324,10 +324,13 @@ fn leaf_count(graph: &Graph) -> usize {
 }
 
 impl Group {
-    fn new(layout: Layout) -> Group {
-        let trees = vec![Vec::new(); layout.trees];
-        let (awake, quiet) = (vec![Vec::new(); layout.timelines], vec![Vec::new(); layout.timelines]);
-        let (actors, numbers, visits) = Default::default();
+    /// A group of `layout` with room for `rows` rows.
+    fn new(layout: Layout, rows: usize) -> Group {
+        let trees = vec![Vec::with_capacity(rows); layout.trees];
+        let (awake, quiet) =
+            (vec![Vec::with_capacity(rows); layout.timelines], vec![Vec::with_capacity(rows); layout.timelines]);
+        let (actors, numbers, visits) =
+            (Vec::with_capacity(rows), Vec::with_capacity(rows * layout.stride), Vec::new());
         Group { layout, actors, numbers, trees, awake, quiet, visits }
     }
 
@@ -614,7 +617,12 @@ impl Rows {
             let group = match self.groups.iter().position(|g| g.layout.fits(graph)) {
                 Some(group) => group,
                 None => {
-                    self.groups.push(Group::new(Layout::of(graph)));
+                    // Room for as many rows as the largest group has: a new layout is most
+                    // often a crowd's, its actors moving over one by one (each one's first
+                    // play of a timeline), and rows that never move as the group grows
+                    // spare the frames that move them copies into memory not used yet.
+                    let rows = self.groups.iter().map(|g| g.actors.len()).max().unwrap_or(0);
+                    self.groups.push(Group::new(Layout::of(graph), rows));
                     self.groups.len() - 1
                 }
             };
