@@ -84,8 +84,12 @@ impl Ticks {
         if Ticks::of_frame(frame, rate) < self { frame + 1 } else { frame }
     }
 
-    /// The largest frame `f` with `of_frame(f, rate) ≤ self`.
+    /// The largest frame `f` with `of_frame(f, rate) ≤ self`: `i64::MAX` for the last tick,
+    /// where the time of every later frame saturates (a span that holds for good ends there).
     pub fn last_frame_at(self, rate: u32) -> i64 {
+        if self == Ticks(i64::MAX) {
+            return i64::MAX;
+        }
         let mut frame = (self.0 as i128 * rate as i128).div_euclid(TICKS_PER_SECOND as i128) as i64;
         while Ticks::of_frame(frame + 1, rate) <= self {
             frame += 1;
@@ -206,6 +210,17 @@ mod tests {
                 assert_eq!(t.last_frame_at(rate), frame);
                 assert_eq!((t - Ticks(1)).last_frame_at(rate), frame - 1);
             }
+        }
+        // The ends of time: every frame is at or before the last tick (a span that holds for
+        // good ends there), and the first tick is only reached from its own frames on.
+        for rate in [1, 60, 100_000] {
+            assert_eq!(Ticks(i64::MAX).last_frame_at(rate), i64::MAX);
+            assert_eq!(Ticks(i64::MAX).first_frame_from(rate), i64::MAX);
+            let frame = Ticks(i64::MIN).last_frame_at(rate);
+            assert!(
+                Ticks::of_frame(frame, rate) == Ticks(i64::MIN) && Ticks::of_frame(frame + 1, rate) > Ticks(i64::MIN)
+            );
+            assert!(Ticks::of_frame(Ticks(i64::MIN).first_frame_from(rate), rate) >= Ticks(i64::MIN));
         }
         // Times whose product with the rate leaves 64 bits, on either side.
         for rate in [60, 100_000] {

@@ -131,6 +131,14 @@ clips = [
   { start = 0.4, duration = 0.4, motion = "three", ease_in = 0.1 },
 ]
 
+[timelines.trail]
+wrap = "none"
+duration_mode = "fixed"
+duration = 1.0
+[[timelines.trail.tracks]]
+name = "after"
+clips = [{ start = 0.0, duration = 0.5, motion = "swing", ease_in = 0.1 }]
+
 [timelines.combo]
 wrap = "loop"
 [[timelines.combo.tracks]]
@@ -183,7 +191,7 @@ const SPECS: [fn() -> ActorSpec; 6] = [
 ];
 
 /// The timelines a `Change::Play` plays, by index.
-const TIMELINES: [&str; 8] = ["struck", "combo", "braced", "lingering", "bow", "relay", "overlap", "prelude"];
+const TIMELINES: [&str; 9] = ["struck", "combo", "braced", "lingering", "bow", "relay", "overlap", "prelude", "trail"];
 
 /// What a script does between two frames.
 #[derive(Clone, Debug)]
@@ -390,14 +398,14 @@ fn actor_of(change: &Change) -> usize {
 /// held past its end until it completes there) and frames whose one clip mixes in or out
 /// (`struck`'s, `bow`'s keyed mix out ending where it holds at its end, `relay`'s two clips
 /// one after the other, `overlap`'s clips alone before and after they overlap, `prelude`'s
-/// plain clip before one that plays a tree). The direct
+/// plain clip before one that plays a tree, `trail`'s clip held past its end). The direct
 /// tree above changes the slot's scale, and reads, seeks and plays land inside quiet spans.
 #[test]
 fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
     let play = |timeline, from| Change::Play { actor: 0, timeline, layer: 1, from };
     let veil = |param, value| Change::Param { actor: 0, param, value };
     let (read, seek) = (Change::Read { actor: 0 }, |to| Change::Seek { actor: 0, to });
-    let scenes: [&[(&[Change], u64)]; 13] = [
+    let scenes: [&[(&[Change], u64)]; 14] = [
         // A plateau, the direct tree above it covering more, then less.
         &[(&[play(0, 0.0)], 9), (&[veil(2, 0.5)], 4), (&[veil(3, 0.2)], 3), (&[veil(2, 0.0)], 20)],
         // Reads and a seek inside the plateau.
@@ -413,6 +421,9 @@ fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
         // `bow` through its mixes to its end, where its weight is 0 again and it holds; played
         // again, its first frame finds it at weight 0, as its end does.
         &[(&[play(4, 0.0)], 45), (&[play(4, 0.0)], 40)],
+        // `trail` held past its clip's end (its weight holds there for good) until it
+        // completes, from 0 and from later.
+        &[(&[play(8, 0.0)], 70), (&[play(8, 0.3)], 50)],
         // `prelude` played again from where a clip with a tree of its own plays.
         &[(&[play(7, 0.0)], 10), (&[play(7, 0.5)], 6)],
         // `bow`: the scale changes on the mix in and on the mix out, reads on both.
