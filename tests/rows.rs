@@ -404,14 +404,14 @@ fn actor_of(change: &Change) -> usize {
 fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
     let play = |timeline, from| Change::Play { actor: 0, timeline, layer: 1, from };
     let veil = |param, value| Change::Param { actor: 0, param, value };
-    let (read, seek) = (Change::Read { actor: 0 }, |to| Change::Seek { actor: 0, to });
+    let (read, seek) = (|| Change::Read { actor: 0 }, |to| Change::Seek { actor: 0, to });
     let scenes: [&[(&[Change], u64)]; 14] = [
         // A plateau, the direct tree above it covering more, then less.
         &[(&[play(0, 0.0)], 9), (&[veil(2, 0.5)], 4), (&[veil(3, 0.2)], 3), (&[veil(2, 0.0)], 20)],
         // Reads and a seek inside the plateau.
-        &[(&[play(0, 0.05)], 10), (&[read.clone()], 3), (&[seek(0.2)], 4)],
+        &[(&[play(0, 0.05)], 10), (&[read()], 3), (&[seek(0.2)], 4)],
         // `braced` holding at its end, read while it holds, under the tree.
-        &[(&[play(2, 0.3)], 20), (&[read.clone()], 30), (&[veil(3, 0.4)], 5)],
+        &[(&[play(2, 0.3)], 20), (&[read()], 30), (&[veil(3, 0.4)], 5)],
         // `lingering` completing at its end, its clip still held.
         &[(&[play(3, 0.0)], 25), (&[veil(2, 0.4)], 2)],
         // `struck` played again once it completed and fell asleep, then while it plays.
@@ -427,21 +427,15 @@ fn quiet_frames_give_the_numbers_and_events_of_each_graphs_own_frame() {
         // `prelude` played again from where a clip with a tree of its own plays.
         &[(&[play(7, 0.0)], 10), (&[play(7, 0.5)], 6)],
         // `bow`: the scale changes on the mix in and on the mix out, reads on both.
-        &[
-            (&[play(4, 0.0)], 2),
-            (&[veil(2, 0.5)], 1),
-            (&[read.clone()], 24),
-            (&[veil(2, 0.1)], 2),
-            (&[read.clone()], 9),
-        ],
+        &[(&[play(4, 0.0)], 2), (&[veil(2, 0.5)], 1), (&[read()], 24), (&[veil(2, 0.1)], 2), (&[read()], 9)],
         // `struck` played again in the middle of its mix in, then of its mix out.
         &[(&[play(0, 0.0)], 3), (&[play(0, 0.0)], 28), (&[play(0, 0.3)], 8), (&[play(4, 0.1)], 6)],
         // `relay`: one clip after the other, a seek back into the first one's mix out.
         &[(&[play(5, 0.0)], 16), (&[seek(0.25)], 30)],
         // `overlap`: one clip, both (no quiet frames), then the other; seeks forward.
-        &[(&[play(6, 0.0)], 10), (&[seek(0.35)], 3), (&[read.clone(), seek(0.45)], 12)],
+        &[(&[play(6, 0.0)], 10), (&[seek(0.35)], 3), (&[read(), seek(0.45)], 12)],
         // A mix read by a reader, then played again, under a tree that changes.
-        &[(&[play(5, 0.0)], 4), (&[read, veil(3, 0.6)], 1), (&[play(5, 0.1)], 5), (&[veil(3, 0.0)], 30)],
+        &[(&[play(5, 0.0)], 4), (&[read(), veil(3, 0.6)], 1), (&[play(5, 0.1)], 5), (&[veil(3, 0.0)], 30)],
     ];
     // Without refreshing, the skipped frames run late only where a scene reads, seeks or plays.
     for (scene, refreshing) in scenes.iter().flat_map(|scene| [(scene, true), (scene, false)]) {

@@ -192,8 +192,8 @@ impl ClipMixing {
     /// with the first clock frame whose weight may differ (`now`'s own on a mix). The
     /// playback's frame would compute them with the same functions: the clip's weight at the
     /// raw time ([`TimelineClip::weigh`](super::TimelineClip::weigh); in a quiet span it is the
-    /// timeline time), its layer's mix ([`OneClipMix`]) and its leaf's share
-    /// ([`write_clip_leaf_shares`]). The frames after it whose weight is the same would
+    /// timeline time), its layer's mix (`OneClipMix`) and its leaf's share
+    /// (`write_clip_leaf_shares`). The frames after it whose weight is the same would
     /// write the same and return the same.
     #[inline(always)]
     pub fn write(&self, snapshot: &Snapshot, now: FrameTime, column: &mut [f64], scale: f64) -> ((f64, f64), i64) {
@@ -729,7 +729,7 @@ impl Playback {
     /// - where no active clip's weight changes (`settled` holds the time), below the end of
     ///   `settled` too: each writes nothing and returns what the frame before it did
     ///   ([`QuietFrames::mixing`] is `None`);
-    /// - else where the one active clip of a one-layer timeline ([`Mixing::OneLayer`]) is
+    /// - else where the one active clip of a one-layer timeline (`Mixing::OneLayer`) is
     ///   on that layer: its weight follows its mixes, and each frame's share, coverage and
     ///   output weight are those [`ClipMixing::write`] gives.
     ///
