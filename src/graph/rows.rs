@@ -465,15 +465,12 @@ impl Group {
                     let weights = weights.clone();
                     let at = weights.start;
                     match weights.len() {
-                        2 => {
-                            stage.run(numbers, |_, head, column, scale| write_tree_sized::<2>(head, at, column, scale))
-                        }
-                        3 => {
-                            stage.run(numbers, |_, head, column, scale| write_tree_sized::<3>(head, at, column, scale))
-                        }
-                        4 => {
-                            stage.run(numbers, |_, head, column, scale| write_tree_sized::<4>(head, at, column, scale))
-                        }
+                        2 => stage
+                            .run(numbers, move |_, head, column, scale| write_tree_sized::<2>(head, at, column, scale)),
+                        3 => stage
+                            .run(numbers, move |_, head, column, scale| write_tree_sized::<3>(head, at, column, scale)),
+                        4 => stage
+                            .run(numbers, move |_, head, column, scale| write_tree_sized::<4>(head, at, column, scale)),
                         _ => stage.run(numbers, move |_, head, column, scale| {
                             Some(write_tree(&head[weights.clone()], column, scale))
                         }),
@@ -484,19 +481,22 @@ impl Group {
                     Some(write_clip(column, scale))
                 }),
                 RowSource::Timeline { awake: at } => {
-                    let (awake, quiet, now) = (&mut awake[*at], &mut quiet[*at], step.now);
+                    // Slices moved into the closure, where they stay in registers.
+                    let (awake, quiet, now) = (&mut awake[*at][..], &mut quiet[*at][..], step.now);
                     visits.clear();
                     let listed = awake[rows.clone()].iter().zip(&quiet[rows.clone()]).zip(actors);
                     let due = listed.filter(|((awake, quiet), _)| **awake && !quiet.holds(step));
                     visits.extend(due.map(|(_, &actor)| actor));
                     let mut upcoming = visits.iter().copied();
-                    stage.run(numbers, |row, _, column, scale| {
+                    let (graphs, events, logged) = (&mut **graphs, &mut **events, &mut **logged);
+                    let (step, params): (&FrameStep, &ParamTable) = (step, params);
+                    stage.run(numbers, move |row, _, column, scale| {
                         let (awake, quiet) = (&mut awake[row], &mut quiet[row]);
                         if !*awake {
                             return None;
                         }
                         let actor = if !quiet.holds(step) {
-                            prefetch_visits(&**graphs, upcoming.clone(), l);
+                            prefetch_visits(&*graphs, upcoming.clone(), l);
                             upcoming.next().expect("an awake row that is not quiet is listed")
                         } else if scale == quiet.scale {
                             return Some(quiet.skip(step, column));
