@@ -34,8 +34,8 @@
 //! ([`ClipMixing::write`]) and holds them where the clip's weight holds. The graph's playback
 //! runs the last skipped frame late (`TimelineSlot::catch_up`) before anything reads or
 //! changes it and before a frame visits it again. On the crowd a hit is visited twice: the
-//! frame of 0 s of its play and the frame that completes it; of its 34 frames between, the
-//! row computes the 11 of its mixes and holds the 23 of its plateau.
+//! frame of 0 s of its play and the frame that completes it; of the 35 frames between, the
+//! row computes those of its mixes (11) and holds those of its plateau (24).
 //!
 //! **Plays in a row:** a play that restarts the playback of a row's timeline layer (the same
 //! timeline, so the same layout) leaves the actor in its row: the slot restarts in the graph
