@@ -141,7 +141,7 @@ enum Workload {
     /// The crowd workload through the engine (`blendlab`), then by hand (`floor`).
     /// `CROWD_DUMP=path` writes the engine's per-character values.
     Crowd {
-        /// Characters (N), from 1 to 2 000 000 (each holds about 1.3 KiB of engine state).
+        /// Characters (N), from 1 to 2 000 000 (each takes about 3.4 KiB of memory).
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=2_000_000))]
         actors: u32,
         /// Logic frames at 60 Hz (F), at least 1: the checksum is taken after frame F − 1.
