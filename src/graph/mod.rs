@@ -58,7 +58,7 @@ fn clip_time_after(snapshot: &Snapshot, clip: ClipId, time: f64, dt: f64) -> f64
 }
 
 /// A layer's timeline slot: the timeline it names and the playback on it, if any.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TimelineSlot {
     pub timeline: TimelineId,
     pub playback: Option<Box<Playback>>,
@@ -73,32 +73,12 @@ pub struct TimelineSlot {
     /// The scale its leaves were last written at in channel 0; NaN when the graph's numbers
     /// started over (its leaves listed again), so that the next write writes them all.
     written_scale: f64,
-    /// A playback of `timeline` built with the graph and never played, for the slot's first
-    /// play of it ([`Graph::play`] restarts it, which gives what building one would): a play
-    /// then allocates nothing. Building it in the frame cost the crowd about as much again
-    /// as the frame, in memory the process had never touched (docs/crowd.md).
-    spare: Option<Box<Playback>>,
-}
-
-/// A copy has no spare: it is there to read, and its first play builds one (the same).
-impl Clone for TimelineSlot {
-    fn clone(&self) -> Self {
-        let TimelineSlot { timeline, ref playback, serial, awake, written_scale, spare: _ } = *self;
-        TimelineSlot { timeline, playback: playback.clone(), serial, awake, written_scale, spare: None }
-    }
 }
 
 impl TimelineSlot {
     pub fn new(timeline: TimelineId, playback: Option<Box<Playback>>, serial: u64) -> Self {
         let awake = playback.is_some();
-        TimelineSlot { timeline, playback, serial, awake, written_scale: f64::NAN, spare: None }
-    }
-
-    /// A slot of `timeline` with no playback yet, its first built ahead (`spare`), for a graph
-    /// of `channels` at clock time `now`.
-    fn ready(snapshot: &Snapshot, timeline: TimelineId, channels: &[String], now: FrameTime) -> Self {
-        let spare = Box::new(Playback::new(snapshot, timeline, channels, now, Ticks::ZERO));
-        TimelineSlot { spare: Some(spare), ..TimelineSlot::new(timeline, None, 0) }
+        TimelineSlot { timeline, playback, serial, awake, written_scale: f64::NAN }
     }
 
     /// One logic frame of an awake slot (`dt` seconds; 0 only evaluates); it falls asleep
@@ -807,7 +787,7 @@ impl Graph {
                     &LayerSource::BlendTree(tree) => Source::BlendTree(TreeRuntime::new(snapshot, tree)),
                     &LayerSource::Clip(clip) => Source::Clip(ClipRuntime::new(snapshot, clip)),
                     &LayerSource::Timeline { timeline, autoplay: false } => {
-                        Source::Timeline(TimelineSlot::ready(snapshot, timeline, &def.channels, now))
+                        Source::Timeline(TimelineSlot::new(timeline, None, 0))
                     }
                     &LayerSource::Timeline { timeline, autoplay: true } => {
                         *next_serial += 1;
@@ -1007,16 +987,9 @@ impl Graph {
                 }
             }
             other => {
-                *other = Some(match slot.spare.take_if(|spare| spare.timeline == timeline) {
-                    Some(mut spare) => {
-                        spare.restart(snapshot, now, start, serial);
-                        spare
-                    }
-                    None => Box::new(
-                        Playback::new(snapshot, timeline, &self.about.channels, now, start)
-                            .with_serial(snapshot, serial),
-                    ),
-                });
+                let playback =
+                    Playback::new(snapshot, timeline, &self.about.channels, now, start).with_serial(snapshot, serial);
+                *other = Some(Box::new(playback));
                 self.relist_leaves();
             }
         }

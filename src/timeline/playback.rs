@@ -1843,48 +1843,6 @@ clips = [
         assert_eq!(one_layer.state(), PlaybackState::Complete);
     }
 
-    /// A graph's spare playback (built with the graph, restarted at its first play) is what
-    /// building the playback at the play gives, for every timeline of this library and of the
-    /// samples: trees, nested timelines, masks, markers, tasks.
-    #[test]
-    fn a_restarted_spare_is_what_building_one_gives() {
-        macro_rules! sample {
-            ($name:literal) => {
-                ($name, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/", $name)))
-            };
-        }
-        let samples = [
-            sample!("cutscene.toml"),
-            sample!("demo_attack.toml"),
-            sample!("locomotion.toml"),
-            sample!("strafe.toml"),
-            sample!("upper_body.toml"),
-        ];
-        let mut snapshots = vec![library()];
-        for (path, text) in samples {
-            let compiled = compile(&[SourceFile { path: path.into(), text: text.into() }]);
-            snapshots.push(compiled.snapshot.unwrap_or_else(|| panic!("{:?}", compiled.diagnostics)));
-        }
-        let mut timelines = 0;
-        for snapshot in &snapshots {
-            for (timeline, def) in snapshot.timelines.iter().enumerate() {
-                let channels = [vec!["body".to_string()], def.mask_channels()].concat();
-                let built_at = FrameTime { frame: 7, rate: 60 };
-                for (now, start, serial) in [
-                    (FrameTime { frame: 90, rate: 60 }, Ticks::ZERO, 1),
-                    (FrameTime { frame: 3, rate: 30 }, Ticks::from_secs(0.25).unwrap(), 12),
-                ] {
-                    let mut spare = Playback::new(snapshot, timeline, &channels, built_at, Ticks::ZERO);
-                    spare.restart(snapshot, now, start, serial);
-                    let built = Playback::new(snapshot, timeline, &channels, now, start).with_serial(snapshot, serial);
-                    assert_eq!(format!("{spare:?}"), format!("{built:?}"), "timeline {}", def.name);
-                }
-                timelines += 1;
-            }
-        }
-        assert!(timelines >= 6, "{timelines} timelines");
-    }
-
     #[test]
     fn a_timeline_of_more_layers_mixes_in_general() {
         let snapshot = library();
