@@ -132,10 +132,16 @@ impl Clock {
     }
 
     /// Plans `step(dt)`: `elapsed += ticks(dt * speed)` (nothing while paused; snapped up to
-    /// a frame time within [`SNAP`] below it), then every
+    /// a frame time within [`SNAP`] below it, and down to the end of time, [`Ticks::MAX`],
+    /// within [`SNAP`] above it), then every
     /// frame `f` not yet run with `t_f ≤ elapsed`, in order — catch-up never skips a frame.
-    /// Refuses, changing nothing, when `dt` is negative, not finite or too large, or when the
+    /// Refuses, changing nothing, when `dt` is negative, not finite or too large, when the
+    /// clock would pass the end of time, or when the
     /// frames would exceed the catch-up budget. Run the returned frames with [`Clock::enter`].
+    ///
+    /// Why the end of time snaps down: steps whose seconds add up to it reach it whichever way
+    /// they are cut, though each rounds to whole ticks (a giant step lands on it, pieces of it
+    /// a few ticks past it); the frames are the same, and no clock time past it is kept.
     pub fn plan_step(&mut self, dt: f64) -> Result<RangeInclusive<i64>, ClockError> {
         if dt < 0.0 {
             return Err(ClockError::NegativeStep(dt));
@@ -146,6 +152,9 @@ impl Clock {
         let next = Ticks::of_frame(elapsed.last_frame_at(self.rate) + 1, self.rate);
         if next - elapsed <= SNAP {
             elapsed = next;
+        }
+        if elapsed > Ticks::MAX && elapsed - Ticks::MAX <= SNAP {
+            elapsed = Ticks::MAX;
         }
         if elapsed > Ticks::MAX {
             return Err(ClockError::PastEnd(elapsed.secs()));
@@ -240,6 +249,25 @@ mod tests {
             "the clock would pass the 1e6 s that blendlab accepts (it would be at 1800000 s)"
         );
         assert_eq!(clock.time(), Ticks::from_secs(9e5).unwrap(), "refused steps change nothing");
+    }
+
+    #[test]
+    fn steps_that_add_up_to_the_end_of_time_reach_it_however_they_are_cut() {
+        for rate in [1.0, 3.0] {
+            let mut clock = Clock::default();
+            clock.set_rate(rate).unwrap();
+            clock.set_catch_up_budget(1e8).unwrap();
+            let frames = clock.plan_step(1e6 - 0.3).unwrap();
+            run(&mut clock, frames);
+            // Three ticks past the end of time, as pieces of a step rounded one by one land.
+            let frames = clock.plan_step(0.3 + 3e-12).unwrap();
+            assert_eq!(*frames.end(), (1e6 * rate) as i64, "rate {rate}: the last frame runs");
+            run(&mut clock, frames);
+            assert_eq!(clock.time(), Ticks::MAX, "rate {rate}: the clock stops at the end of time");
+            assert_eq!(clock.plan_step(1e-12), Ok(1e6 as i64 * rate as i64 + 1..=1e6 as i64 * rate as i64));
+            assert_eq!(clock.time(), Ticks::MAX, "rate {rate}: a tick past it is within the snap");
+            assert!(matches!(clock.plan_step(2e-9), Err(ClockError::PastEnd(_))), "rate {rate}: 2 ns past it is not");
+        }
     }
 
     #[test]
