@@ -131,30 +131,34 @@ impl Clock {
         Ok(())
     }
 
-    /// Plans `step(dt)`: `elapsed += ticks(dt * speed)` (nothing while paused; snapped up to
-    /// a frame time within [`SNAP`] below it, and down to the end of time, [`Ticks::MAX`],
-    /// within [`SNAP`] above it), then every
-    /// frame `f` not yet run with `t_f ≤ elapsed`, in order — catch-up never skips a frame.
-    /// Refuses, changing nothing, when `dt` is negative, not finite or too large, when the
-    /// clock would pass the end of time, or when the
-    /// frames would exceed the catch-up budget. Run the returned frames with [`Clock::enter`].
+    /// Plans `step(dt)`: `elapsed += ticks(dt * speed)` (nothing while paused), snapped to a
+    /// frame time within [`SNAP`] of it — up to the next one when it falls short of it, down
+    /// to the last one it passed when it passed it by that little — then every frame `f` not
+    /// yet run with `t_f ≤ elapsed`, in order: catch-up never skips a frame. Refuses, changing
+    /// nothing, when `dt` is negative, not finite or over 1e6 s (paused or not), when the clock
+    /// would pass the end of time (1e6 s), or when the frames would exceed the catch-up
+    /// budget. Run the returned frames with [`Clock::enter`].
     ///
-    /// Why the end of time snaps down: steps whose seconds add up to it reach it whichever way
-    /// they are cut, though each rounds to whole ticks (a giant step lands on it, pieces of it
-    /// a few ticks past it); the frames are the same, and no clock time past it is kept.
+    /// Why both ways: each step rounds its seconds to whole ticks, so a step of `1/rate` is a
+    /// third of a tick off at 60 Hz. Snapped up only, `n` steps of `1/60` drifted `n/3` ticks
+    /// past frame `n`'s time (20 µs by the end of time, which the last of them then passed),
+    /// and the same seconds cut into other steps ended elsewhere. Snapped both ways, steps
+    /// that add up to a frame time land on it however they are cut. A step that passes no
+    /// frame time keeps its ticks, so that short steps add up as one.
     pub fn plan_step(&mut self, dt: f64) -> Result<RangeInclusive<i64>, ClockError> {
         if dt < 0.0 {
             return Err(ClockError::NegativeStep(dt));
         }
+        Ticks::from_secs(dt).map_err(ClockError::BadStep)?;
         let scaled = if self.paused { 0.0 } else { dt * self.speed };
         let delta = Ticks::from_secs(scaled).map_err(ClockError::BadStep)?;
         let mut elapsed = self.elapsed + delta;
-        let next = Ticks::of_frame(elapsed.last_frame_at(self.rate) + 1, self.rate);
+        let last = elapsed.last_frame_at(self.rate);
+        let (reached, next) = (Ticks::of_frame(last, self.rate), Ticks::of_frame(last + 1, self.rate));
         if next - elapsed <= SNAP {
             elapsed = next;
-        }
-        if elapsed > Ticks::MAX && elapsed - Ticks::MAX <= SNAP {
-            elapsed = Ticks::MAX;
+        } else if self.elapsed < reached && elapsed - reached <= SNAP {
+            elapsed = reached;
         }
         if elapsed > Ticks::MAX {
             return Err(ClockError::PastEnd(elapsed.secs()));
@@ -168,10 +172,12 @@ impl Clock {
     /// Plans `frames(n)`: exactly the next `n` frames. Refused over the catch-up budget.
     pub fn plan_frames(&mut self, n: u64) -> Result<RangeInclusive<i64>, ClockError> {
         self.check_budget(n)?;
-        let last = self.frame + n as i64;
-        if Ticks::of_frame(last, self.rate) > Ticks::MAX {
-            return Err(ClockError::PastEnd(Ticks::of_frame(last, self.rate).secs()));
+        // Past the last frame of the end of time, however far (`n` up to `u64::MAX`).
+        let last_frame = Ticks::MAX.last_frame_at(self.rate);
+        if n > (last_frame - self.frame) as u64 {
+            return Err(ClockError::PastEnd((self.frame as f64 + n as f64) / f64::from(self.rate)));
         }
+        let last = self.frame + n as i64;
         Ok(self.frame + 1..=last)
     }
 
@@ -228,11 +234,33 @@ mod tests {
 
     #[test]
     fn bad_steps_change_nothing() {
-        let mut clock = Clock::default();
-        for dt in [-1.0, f64::NAN, f64::INFINITY, 1e12] {
-            assert!(clock.plan_step(dt).is_err(), "{dt}");
+        // Paused or at speed 0 too: the step as given is checked, not the seconds it moves.
+        for (paused, speed) in [(false, 1.0), (true, 1.0), (false, 0.0)] {
+            let mut clock = Clock::default();
+            clock.set_paused(paused);
+            clock.set_speed(speed).unwrap();
+            for dt in [-1.0, f64::NAN, f64::INFINITY, 1e12, 1e300] {
+                assert!(clock.plan_step(dt).is_err(), "{dt}, paused {paused}, speed {speed}");
+            }
+            assert_eq!(clock.elapsed, Ticks::ZERO);
         }
-        assert_eq!(clock.elapsed, Ticks::ZERO);
+        assert_eq!(
+            Clock::default().plan_step(f64::INFINITY).map_err(|e| e.to_string()),
+            Err("step duration: inf is not a finite number of seconds".into())
+        );
+    }
+
+    #[test]
+    fn frames_past_the_end_of_time_are_refused_however_many() {
+        let mut clock = Clock::default();
+        clock.set_catch_up_budget(i64::MAX as f64).unwrap();
+        let frames = clock.plan_frames(1).unwrap();
+        run(&mut clock, frames);
+        for n in [i64::MAX as u64, i64::MAX as u64 - 1, 60_000_000] {
+            let Err(ClockError::PastEnd(at)) = clock.plan_frames(n) else { panic!("{n} frames are refused") };
+            assert_eq!(at, (1.0 + n as f64) / 60.0, "{n} frames: where they would end");
+        }
+        assert_eq!(clock.plan_frames(59_999_999), Ok(2..=60_000_000), "up to the end of time itself");
     }
 
     #[test]
@@ -264,9 +292,8 @@ mod tests {
             assert_eq!(*frames.end(), (1e6 * rate) as i64, "rate {rate}: the last frame runs");
             run(&mut clock, frames);
             assert_eq!(clock.time(), Ticks::MAX, "rate {rate}: the clock stops at the end of time");
-            assert_eq!(clock.plan_step(1e-12), Ok(1e6 as i64 * rate as i64 + 1..=1e6 as i64 * rate as i64));
-            assert_eq!(clock.time(), Ticks::MAX, "rate {rate}: a tick past it is within the snap");
-            assert!(matches!(clock.plan_step(2e-9), Err(ClockError::PastEnd(_))), "rate {rate}: 2 ns past it is not");
+            assert_eq!(clock.elapsed, Ticks::MAX, "rate {rate}: and holds no time past it");
+            assert!(matches!(clock.plan_step(1e-12), Err(ClockError::PastEnd(_))), "rate {rate}: a tick more is refused");
         }
     }
 
@@ -287,8 +314,23 @@ mod tests {
             for n in 1..=1000 {
                 let frames = clock.plan_step(1.0 / rate).unwrap();
                 assert_eq!(run(&mut clock, frames), 1, "rate {rate}, step {n}");
+                assert_eq!(clock.elapsed, Ticks::of_frame(n, rate as u32), "rate {rate}, step {n}: no drift");
             }
         }
+    }
+
+    #[test]
+    fn a_step_just_short_of_a_frame_after_many_steps_runs_none() {
+        // 1/60 s is a third of a tick more than its ticks: snapped up only, 59 999 steps of it
+        // had drifted 20 ns past frame 59 999, and a step 10 ns short of the next frame ran it.
+        let mut clock = Clock::default();
+        for _ in 0..59_999 {
+            let frames = clock.plan_step(1.0 / 60.0).unwrap();
+            run(&mut clock, frames);
+        }
+        let frames = clock.plan_step(1.0 / 60.0 - 1e-8).unwrap();
+        assert_eq!(run(&mut clock, frames), 0);
+        assert_eq!(clock.time(), Ticks::of_frame(59_999, 60));
     }
 
     #[test]
