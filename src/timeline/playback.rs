@@ -846,7 +846,11 @@ impl Playback {
         if self.last.is_some() {
             self.last = Some(to);
         } else {
+            // Before its first frame a seek moves where it starts, as `play` from `to` would:
+            // its tasks start there too, with none of the passes before it to run.
             self.start = to;
+            let source = self.lifecycle.source().to_owned();
+            self.lifecycle.restart(def, to, format_args!("{source}"));
         }
         self.evaluate_between_frames(snapshot, params, now, NestedFollow::Seek(seek), events);
     }
