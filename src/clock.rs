@@ -5,7 +5,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::time::{FrameTime, Ticks, TimeError};
+use crate::time::{FrameTime, TICKS_PER_SECOND, Ticks, TimeError};
 
 /// Default logic rate in Hz.
 pub const DEFAULT_RATE: u32 = 60;
@@ -49,6 +49,10 @@ pub struct Clock {
     paused: bool,
     /// Time the caller has asked for so far (scaled by speed); frames run up to here.
     elapsed: Ticks,
+    /// The fraction of a tick the steps asked for beyond `elapsed`, in [−½, ½]: each step
+    /// adds its seconds to it before rounding to whole ticks, so that the rounding of one
+    /// step is made up by the next instead of adding up (see [`Clock::plan_step`]).
+    carry: f64,
     /// The last logic frame that ran (0 = the starting state).
     frame: i64,
     catch_up_budget: u64,
@@ -61,6 +65,7 @@ impl Default for Clock {
             speed: 1.0,
             paused: false,
             elapsed: Ticks::ZERO,
+            carry: 0.0,
             frame: 0,
             catch_up_budget: DEFAULT_CATCH_UP_BUDGET,
         }
@@ -131,41 +136,47 @@ impl Clock {
         Ok(())
     }
 
-    /// Plans `step(dt)`: `elapsed += ticks(dt * speed)` (nothing while paused), snapped to a
-    /// frame time within [`SNAP`] of it — up to the next one when it falls short of it, down
-    /// to the last one it passed when it passed it by that little — then every frame `f` not
-    /// yet run with `t_f ≤ elapsed`, in order: catch-up never skips a frame. Refuses, changing
-    /// nothing, when `dt` is negative, not finite or over 1e6 s (paused or not), when the clock
-    /// would pass the end of time (1e6 s), or when the frames would exceed the catch-up
+    /// Plans `step(dt)`: `elapsed += ticks(dt * speed)` (nothing while paused), the seconds
+    /// rounded to whole ticks with the fraction the steps before left over (`carry`), snapped
+    /// up to a frame time within [`SNAP`] above it, then every frame `f` not yet run with
+    /// `t_f ≤ elapsed`, in order: catch-up never skips a frame. Refuses, changing nothing,
+    /// when `dt` is negative or not finite, when it would move the clock by more than 1e6 s
+    /// (paused or not), when the clock would pass the end of time (1e6 s; a step that passes
+    /// it by at most [`SNAP`] stops there), or when the frames would exceed the catch-up
     /// budget. Run the returned frames with [`Clock::enter`].
     ///
-    /// Why both ways: each step rounds its seconds to whole ticks, so a step of `1/rate` is a
-    /// third of a tick off at 60 Hz. Snapped up only, `n` steps of `1/60` drifted `n/3` ticks
-    /// past frame `n`'s time (20 µs by the end of time, which the last of them then passed),
-    /// and the same seconds cut into other steps ended elsewhere. Snapped both ways, steps
-    /// that add up to a frame time land on it however they are cut. A step that passes no
-    /// frame time keeps its ticks, so that short steps add up as one.
+    /// Why the carry: `1/60` s is a third of a tick more than its ticks. Rounded step by
+    /// step, `n` steps of it ended `n/3` ticks past frame `n`'s time (20 µs by the end of
+    /// time, which the last of them then passed; after 59 999 of them a step 10 ns short of
+    /// the next frame ran it), and the same seconds cut into other steps ended elsewhere.
+    /// With the carry, steps end where their seconds added up end, however they are cut
+    /// (to the rounding of `f64`, about 1e-16 of a step), steps shorter than a tick included.
     pub fn plan_step(&mut self, dt: f64) -> Result<RangeInclusive<i64>, ClockError> {
         if dt < 0.0 {
             return Err(ClockError::NegativeStep(dt));
         }
-        Ticks::from_secs(dt).map_err(ClockError::BadStep)?;
+        // The step as given, and the seconds it moves the clock as if it ran: paused or not.
+        if !dt.is_finite() {
+            return Err(ClockError::BadStep(TimeError::NotFinite(dt)));
+        }
+        Ticks::from_secs(dt * self.speed).map_err(ClockError::BadStep)?;
         let scaled = if self.paused { 0.0 } else { dt * self.speed };
-        let delta = Ticks::from_secs(scaled).map_err(ClockError::BadStep)?;
-        let mut elapsed = self.elapsed + delta;
-        let last = elapsed.last_frame_at(self.rate);
-        let (reached, next) = (Ticks::of_frame(last, self.rate), Ticks::of_frame(last + 1, self.rate));
+        let exact = scaled * TICKS_PER_SECOND as f64 + self.carry;
+        let whole = exact.round();
+        let mut elapsed = self.elapsed + Ticks(whole as i64);
+        let next = Ticks::of_frame(elapsed.last_frame_at(self.rate) + 1, self.rate);
         if next - elapsed <= SNAP {
             elapsed = next;
-        } else if self.elapsed < reached && elapsed - reached <= SNAP {
-            elapsed = reached;
+        }
+        if self.elapsed < Ticks::MAX && elapsed > Ticks::MAX && elapsed - Ticks::MAX <= SNAP {
+            elapsed = Ticks::MAX;
         }
         if elapsed > Ticks::MAX {
             return Err(ClockError::PastEnd(elapsed.secs()));
         }
         let last = elapsed.last_frame_at(self.rate).max(self.frame);
         self.check_budget((last - self.frame) as u64)?;
-        self.elapsed = elapsed;
+        (self.elapsed, self.carry) = (elapsed, exact - whole);
         Ok(self.frame + 1..=last)
     }
 
@@ -191,14 +202,16 @@ impl Clock {
     /// Drops the rest of a planned step that will not run (an interrupted step): the clock
     /// then stands exactly at the last frame that ran, and the next step starts from there.
     pub fn stop_at_current_frame(&mut self) {
-        self.elapsed = self.time();
+        (self.elapsed, self.carry) = (self.time(), 0.0);
     }
 
     /// Marks `frame` as the frame now running; `elapsed` never falls behind it.
     pub fn enter(&mut self, frame: i64) {
         debug_assert_eq!(frame, self.frame + 1, "frames run in order");
         self.frame = frame;
-        self.elapsed = self.elapsed.max(self.time());
+        if self.elapsed < self.time() {
+            (self.elapsed, self.carry) = (self.time(), 0.0);
+        }
     }
 }
 
@@ -234,12 +247,13 @@ mod tests {
 
     #[test]
     fn bad_steps_change_nothing() {
-        // Paused or at speed 0 too: the step as given is checked, not the seconds it moves.
-        for (paused, speed) in [(false, 1.0), (true, 1.0), (false, 0.0)] {
+        // Paused too, and at speed 0 (where no finite step moves the clock too far).
+        let too_long = [1e12, 1e300];
+        for (paused, speed, too_long) in [(false, 1.0, &too_long[..]), (true, 1.0, &too_long), (false, 0.0, &[])] {
             let mut clock = Clock::default();
             clock.set_paused(paused);
             clock.set_speed(speed).unwrap();
-            for dt in [-1.0, f64::NAN, f64::INFINITY, 1e12, 1e300] {
+            for &dt in [-1.0, f64::NAN, f64::INFINITY].iter().chain(too_long) {
                 assert!(clock.plan_step(dt).is_err(), "{dt}, paused {paused}, speed {speed}");
             }
             assert_eq!(clock.elapsed, Ticks::ZERO);
@@ -293,7 +307,10 @@ mod tests {
             run(&mut clock, frames);
             assert_eq!(clock.time(), Ticks::MAX, "rate {rate}: the clock stops at the end of time");
             assert_eq!(clock.elapsed, Ticks::MAX, "rate {rate}: and holds no time past it");
-            assert!(matches!(clock.plan_step(1e-12), Err(ClockError::PastEnd(_))), "rate {rate}: a tick more is refused");
+            assert!(
+                matches!(clock.plan_step(1e-12), Err(ClockError::PastEnd(_))),
+                "rate {rate}: a tick more is refused"
+            );
         }
     }
 
@@ -317,6 +334,37 @@ mod tests {
                 assert_eq!(clock.elapsed, Ticks::of_frame(n, rate as u32), "rate {rate}, step {n}: no drift");
             }
         }
+    }
+
+    /// Runs steps `dts` at `rate` Hz; returns the frame reached and the clock's time.
+    fn steps(rate: f64, dts: &[f64]) -> (i64, Ticks) {
+        let mut clock = Clock::default();
+        clock.set_rate(rate).unwrap();
+        for &dt in dts {
+            let frames = clock.plan_step(dt).unwrap();
+            run(&mut clock, frames);
+        }
+        (clock.frame, clock.elapsed)
+    }
+
+    #[test]
+    fn steps_cut_differently_end_alike() {
+        // Found by the partition check's plans: the seconds, cut at a frame time, at random,
+        // or into pieces shorter than a tick, end where they add up to.
+        let cases: [(f64, Vec<f64>, Vec<f64>); 3] = [
+            (10.0, vec![0.1 + 0.9e-9, 0.1 - 1.5e-9], vec![0.1, 0.9e-9, 0.1 - 1.5e-9]),
+            (
+                7.0,
+                [vec![1.0 / 7.0; 7], vec![1.0 / 7.0 - 1e-9]].concat(),
+                [vec![1.0 / 7.0; 7], vec![0.05, 1.0 / 7.0 - 1e-9 - 0.05]].concat(),
+            ),
+            (60.0, vec![1.2e-11], vec![0.4e-12; 30]),
+        ];
+        for (rate, written, cut) in cases {
+            assert_eq!(steps(rate, &written), steps(rate, &cut), "{rate} Hz: {written:?} against {cut:?}");
+        }
+        assert_eq!(steps(10.0, &[0.1 + 0.9e-9, 0.1 - 1.5e-9]).0, 2, "within 1 ns of frame 2: it runs");
+        assert_eq!(steps(60.0, &[0.4e-12; 30]).1, Ticks(12), "pieces shorter than a tick add up");
     }
 
     #[test]

@@ -104,11 +104,8 @@ struct SecondsSum {
 impl SecondsSum {
     fn add(&mut self, seconds: f64) {
         let total = self.sum + seconds;
-        self.compensation += if self.sum.abs() >= seconds.abs() {
-            (self.sum - total) + seconds
-        } else {
-            (seconds - total) + self.sum
-        };
+        self.compensation +=
+            if self.sum.abs() >= seconds.abs() { (self.sum - total) + seconds } else { (seconds - total) + self.sum };
         self.sum = total;
     }
 

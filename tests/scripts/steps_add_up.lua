@@ -1,8 +1,8 @@
 -- Steps add up to the frame times they reach, however many and however cut. Each step
 -- rounds its seconds to whole ticks (1e-12 s): 1/60 s is a third of a tick more than its
 -- ticks, so 60 000 steps of it once drifted 20 ns past frame 60 000, and a step 10 ns short
--- of the next frame ran it. A step that passes a frame time by at most 1 ns now stops at
--- it, as one that falls short of one by at most 1 ns is taken to reach it.
+-- of the next frame ran it. Each step now carries the fraction of a tick it rounded away
+-- into the next, so steps end where their seconds add up to.
 for _ = 1, 59999 do
   bl.step(1 / 60)
 end
