@@ -109,10 +109,14 @@ impl SecondsSum {
         self.sum = total;
     }
 
+    fn total(self) -> f64 {
+        self.sum + self.compensation
+    }
+
     /// The sum with `seconds` more.
     fn with(mut self, seconds: f64) -> f64 {
         self.add(seconds);
-        self.sum + self.compensation
+        self.total()
     }
 }
 
@@ -232,7 +236,7 @@ pub(crate) fn run_held_steps(lua: &Lua, state: &Shared) -> mlua::Result<()> {
         if held > 1 {
             steps.merged += held;
         }
-        (held > 0).then(|| std::mem::take(&mut steps.held_seconds).with(0.0))
+        (held > 0).then(|| std::mem::take(&mut steps.held_seconds).total())
     };
     seconds.map_or(Ok(()), |seconds| clock_step(lua, state, seconds))
 }
